@@ -1,0 +1,168 @@
+# ipcsim -- top-level GNU make. Out of tree into $(BUILD); -j friendly.
+#
+#   make            build everything (libraries, ipcsim, tests, benchmarks)
+#   make test       lint + unit/conformance tests, then again under ASan+UBSan,
+#                   then the native threaded tests under TSan
+#   make results    rerun every scenario into results/, plots and REPORT.md
+#   make bench      run every build/bench/* into results/bench/<name>.csv
+#   make deps       install the Debian packages (idempotent)
+#   make install PREFIX=/usr/local
+#   make clean
+#
+# SAN=asan|tsan builds an instrumented tree (used by `make test`).
+
+BUILD ?= build
+PREFIX ?= /usr/local
+SAN ?=
+
+CC := gcc
+CXX := g++
+AR := ar
+
+WARN := -Wall -Wextra -Werror
+OPT ?= -O2 -g
+SAN_asan := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_tsan := -fsanitize=thread
+SANFLAGS := $(SAN_$(SAN))
+
+CPPFLAGS += -Iinclude -MMD -MP
+CFLAGS += -std=c11 $(WARN) $(OPT) $(SANFLAGS) -fPIC
+CXXFLAGS += -std=c++17 $(WARN) $(OPT) $(SANFLAGS) -fPIC
+LDFLAGS += $(SANFLAGS)
+SYSTEMC_LIBS := -lsystemc
+LDLIBS += -lyaml -lpthread -lm
+
+# ---- sources -----------------------------------------------------------------
+
+LIB_SRC := plat/plat.c $(wildcard plat/native/*.c)
+CONF_SRC := $(wildcard conf/*.cpp)
+SIM_SRC := $(wildcard plat/sim/*.cpp) $(wildcard models/*.cpp) $(wildcard models/*/*.cpp)
+APPS_SRC := $(wildcard apps/*.c)
+RUNNER_SRC := $(wildcard runner/*.cpp)
+BENCH_SRC := $(wildcard bench/*.c bench/*.cpp)
+# tests/common is the harness (it owns main()), linked into every test program.
+TEST_DIRS := $(filter-out common,$(patsubst tests/%/,%,$(sort $(dir $(wildcard tests/*/*.c tests/*/*.cpp)))))
+TEST_COMMON := $(wildcard tests/common/*.c)
+
+obj = $(patsubst %,$(BUILD)/obj/%.o,$(basename $(1)))
+
+# ar keys archive members by file name: two sources of one library must not
+# share a base name, or one would silently replace the other.
+dupes = $(strip $(foreach n,$(sort $(notdir $(basename $(1)))),\
+    $(if $(filter-out 1,$(words $(filter %/$(n),$(basename $(1))))),$(n))))
+$(foreach l,LIB_SRC CONF_SRC SIM_SRC APPS_SRC,$(if $(call dupes,$($(l))),\
+    $(error $(l): sources share a base name: $(call dupes,$($(l))))))
+
+LIB := $(BUILD)/lib/libipcsim.a
+CONF_LIB := $(BUILD)/lib/libipcsim_conf.a
+SIM_LIB := $(BUILD)/lib/libipcsim_sim.a
+APPS_LIB := $(BUILD)/lib/libipcsim_apps.a
+IPCSIM := $(BUILD)/ipcsim
+BENCHES := $(patsubst bench/%,$(BUILD)/bench/%,$(basename $(BENCH_SRC)))
+TESTS := $(addprefix $(BUILD)/tests/,$(TEST_DIRS))
+
+# Everything a run needs, in link order (apps call libraries call plat).
+RUN_LIBS := $(APPS_LIB) $(SIM_LIB) $(CONF_LIB) $(LIB)
+RUN_LDLIBS := $(SYSTEMC_LIBS) $(LDLIBS)
+
+.PHONY: all test test-run lint results bench deps deps-ok install clean format
+# Keep object files make considers intermediate (test objects), so nothing rebuilds twice.
+.SECONDARY:
+.DEFAULT_GOAL := all
+all: $(LIB) $(CONF_LIB) $(SIM_LIB) $(APPS_LIB) $(IPCSIM) $(BENCHES) $(TESTS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.o: %.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
+
+$(LIB): $(call obj,$(LIB_SRC))
+$(CONF_LIB): $(call obj,$(CONF_SRC))
+$(SIM_LIB): $(call obj,$(SIM_SRC))
+$(APPS_LIB): $(call obj,$(APPS_SRC))
+$(BUILD)/lib/%.a:
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(IPCSIM): $(call obj,$(RUNNER_SRC)) $(RUN_LIBS)
+	$(CXX) $(LDFLAGS) -o $@ $(call obj,$(RUNNER_SRC)) $(RUN_LIBS) $(RUN_LDLIBS)
+
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(RUN_LIBS)
+	@mkdir -p $(@D)
+	$(CXX) $(LDFLAGS) -o $@ $< $(RUN_LIBS) $(RUN_LDLIBS)
+
+# One test program per folder of tests/ (Check).
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm)
+.SECONDEXPANSION:
+$(BUILD)/obj/tests/%.o: CPPFLAGS += -Itests/common
+$(BUILD)/tests/%: $$(call obj,$$(wildcard tests/%/*.c tests/%/*.cpp) $(TEST_COMMON)) $(RUN_LIBS)
+	@mkdir -p $(@D)
+	$(CXX) $(LDFLAGS) -o $@ $(filter %.o,$^) $(RUN_LIBS) $(CHECK_LIBS) $(RUN_LDLIBS)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---- dependencies ------------------------------------------------------------
+
+deps:
+	@tools/deps.sh install
+
+deps-ok:
+	@tools/deps.sh check >/dev/null 2>&1 || tools/deps.sh install
+
+# ---- tests -------------------------------------------------------------------
+
+# The whole suite: lint, plain build, ASan+UBSan build, TSan on native cases.
+test: deps-ok
+	@$(MAKE) --no-print-directory lint
+	@$(MAKE) --no-print-directory test-run
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan SAN=asan OPT="-O1 -g" test-run
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan SAN=tsan OPT="-O1 -g" \
+	    TEST_SUITES=native test-run
+	@tools/run-tests.sh --total $(BUILD) $(BUILD)/asan $(BUILD)/tsan
+
+# Run this tree's tests once. TEST_SUITES=native limits Check to suites whose
+# name contains "native" (TSan cannot follow SystemC's coroutines).
+test-run: all
+	@BUILD=$(BUILD) SAN=$(SAN) TEST_SUITES=$(TEST_SUITES) tools/run-tests.sh $(TESTS)
+
+lint:
+	@tools/lint.sh
+
+format:
+	@clang-format -i $$(git ls-files -co --exclude-standard '*.c' '*.h' '*.cpp' '*.hpp')
+
+# ---- results and benchmarks ------------------------------------------------
+
+SCENARIOS := $(sort $(wildcard scenarios/*/*.yaml))
+RESULT_CSV := $(patsubst scenarios/%.yaml,results/%.csv,$(SCENARIOS))
+
+results: deps-ok
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory results/REPORT.md
+
+results/%.csv: scenarios/%.yaml $(IPCSIM) $(wildcard platforms/*.yaml)
+	@mkdir -p $(@D)
+	$(IPCSIM) run $< --out $(@D) --plot
+
+results/REPORT.md: $(RESULT_CSV) $(IPCSIM)
+	$(IPCSIM) report --out results $(SCENARIOS)
+
+bench: all
+	@mkdir -p results/bench
+	@for b in $(BENCHES); do \
+	    echo "== $$b"; \
+	    $$b > results/bench/$$(basename $$b).csv.tmp && \
+	    mv results/bench/$$(basename $$b).csv.tmp results/bench/$$(basename $$b).csv && \
+	    cat results/bench/$$(basename $$b).csv || exit 1; \
+	done
+
+# ---- install -----------------------------------------------------------------
+
+install: all
+	@PREFIX=$(PREFIX) BUILD=$(BUILD) tools/install.sh
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,67 @@
+/*
+ * ipcsim/app.h -- workloads the runner can start from a scenario.
+ *
+ * An app is written only against public APIs (an IPC library, or plat.h for
+ * a bare baseline) plus this header, which gives it its scenario arguments,
+ * the mapping of its roles to cores, and a place to report measurements.
+ * The same app code runs on both backends.
+ *
+ * The runner calls app->run on every core of the platform. A core whose index
+ * is not mapped to any role should return at once (app_role gives NULL).
+ */
+#ifndef IPCSIM_APP_H
+#define IPCSIM_APP_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct app_ctx;
+
+enum app_arg_type { APP_INT, APP_NUM, APP_STR, APP_INT_LIST, APP_NUM_LIST };
+
+struct app_arg {
+    const char *name;
+    enum app_arg_type type;
+    const char *dflt; /* YAML text of the default ("100", "[4, 8]"); NULL: required */
+    const char *help;
+};
+
+struct app {
+    const char *name;
+    const char *summary;
+    const char *const *roles;   /* role names a scenario maps to cores; NULL-terminated */
+    const struct app_arg *args; /* terminated by {NULL} */
+    void (*run)(struct app_ctx *ctx);
+};
+
+/* Mapping: the core a role runs on (-1 if unmapped), and the calling core's role. */
+int app_core_of(struct app_ctx *ctx, const char *role);
+const char *app_role(struct app_ctx *ctx);
+
+/* Arguments, validated by the runner against app->args before the run. */
+long app_int(struct app_ctx *ctx, const char *name);
+double app_num(struct app_ctx *ctx, const char *name);
+const char *app_str(struct app_ctx *ctx, const char *name);
+size_t app_list_len(struct app_ctx *ctx, const char *name);
+double app_list_num(struct app_ctx *ctx, const char *name, size_t i);
+
+/* One measured point: series name, x (as text: "4", "message", "1x1"),
+ * value and unit. Thread-safe; points keep the order they were reported in. */
+void app_report(struct app_ctx *ctx, const char *series, const char *x, double value,
+                const char *unit);
+
+/* The workload found something wrong (a corrupted echo, ...): the run fails
+ * with this message after all cores stop. Returns normally. */
+void app_fail(struct app_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The apps this build knows, NULL-terminated (apps/apps.c). */
+extern const struct app *const app_table[];
+const struct app *app_find(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,355 @@
+/*
+ * ipcsim/plat.h -- the platform interface.
+ *
+ * The only thing the IPC libraries (mcapi_ref, xmcapi, mpi_lite, em, coro) may
+ * call. Two backends implement it:
+ *
+ *   native  POSIX threads, clocks, shared memory and sockets: real execution.
+ *   sim     SystemC/TLM-2.0 models: every call below is a TLM transaction on the
+ *           calling core's initiator socket or a timed wait, so simulated time
+ *           advances only inside these calls. Host code between calls takes no
+ *           simulated time unless charged with plat_work().
+ *
+ * A library never learns which backend it runs on. Anything a library needs to
+ * know about the hardware it asks here (core type, capabilities, costs).
+ *
+ * CORES AND THREADS
+ *   A run has plat_cores() cores, numbered from 0. Each core runs an entry
+ *   function in its main thread; more threads may be spawned on a core and share
+ *   it (in simulation their charged work is serialised on the core, and a switch
+ *   between them costs the core's "switch" cost). Per-core and per-thread state
+ *   lives in slots (plat_core_slot, plat_thread_slot): never in globals or
+ *   thread-locals, because in simulation all cores share one host thread.
+ *
+ *   Natively, a thread that was not started by a run (e.g. a plain program's
+ *   main thread) becomes a core of its own the first time it calls here, with
+ *   every capability.
+ *
+ * TIME
+ *   Nanoseconds as uint64_t. Timeouts are relative; PLAT_FOREVER never expires,
+ *   0 means "do not wait".
+ *
+ * MEMORY
+ *   All memory is addressed with ordinary pointers. The sim backend decodes a
+ *   pointer to the memory block that holds it (a core's local memory, the shared
+ *   memory, or -- for anything else, like the stack or malloc -- the calling
+ *   core's private memory) and routes timed accesses through the interconnect.
+ *   Plain C loads and stores are allowed everywhere but take no simulated time
+ *   and wake nobody; use plat_copy/plat_load64/plat_store64/atomics where the
+ *   cost matters or another core polls.
+ *
+ * ERRORS
+ *   Calls that can fail return a plat_status (0 or negative). Misuse that no
+ *   correct program does -- CAS on a core without CAS, a bad core index, a NULL
+ *   object -- stops the run with a message naming the core and the call.
+ */
+#ifndef IPCSIM_PLAT_H
+#define IPCSIM_PLAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+#define PLAT_ALIGN16 alignas(16)
+extern "C" {
+#else
+#define PLAT_ALIGN16 _Alignas(16)
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                              */
+/* ------------------------------------------------------------------------ */
+
+enum plat_status {
+    PLAT_OK = 0,
+    PLAT_ETIMEDOUT = -1,    /* the timeout expired first */
+    PLAT_EAGAIN = -2,       /* not ready and asked not to wait */
+    PLAT_EINVAL = -3,       /* bad argument (size, address, index) */
+    PLAT_ENOTSUP = -4,      /* this core or platform lacks the feature */
+    PLAT_ENOMEM = -5,       /* memory block or buffer exhausted */
+    PLAT_ENOENT = -6,       /* no such device, name or address */
+    PLAT_ECLOSED = -7,      /* the other end closed */
+    PLAT_ECONNREFUSED = -8, /* nobody listens at that address */
+    PLAT_EADDRINUSE = -9,   /* somebody already listens there */
+    PLAT_EIO = -10,         /* the transport failed (connection reset, ...) */
+};
+
+/* Short English text for a status ("timed out", ...). Never NULL. */
+const char *plat_strerror(int status);
+
+#define PLAT_FOREVER UINT64_MAX
+
+/* ------------------------------------------------------------------------ */
+/* Who am I                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Capability bits of a core (plat_core_caps). */
+enum plat_cap {
+    PLAT_CAP_CAS = 1u << 0,       /* compare-and-swap (plat_cas64) */
+    PLAT_CAP_FETCH_ADD = 1u << 1, /* atomic add (plat_fetch_add64) */
+    PLAT_CAP_LOCAL_MEM = 1u << 2, /* a local scratchpad (plat_local_alloc) */
+    PLAT_CAP_DMA = 1u << 3,       /* a DMA engine (plat_dma_start) */
+    PLAT_CAP_THREADS = 1u << 4,   /* more than one thread (plat_thread_spawn) */
+};
+
+int plat_core(void);  /* index of the calling core, 0 .. plat_cores()-1 */
+int plat_cores(void); /* number of cores in the run */
+
+/* Core type name from the platform file ("generic", "nios2", "cpe", ...). */
+const char *plat_core_type(int core);
+unsigned plat_core_caps(int core);    /* PLAT_CAP_* bits */
+double plat_core_clock_mhz(int core); /* 0 when unknown (native adopted threads) */
+
+/* Per-core and per-thread state. Each library owns one slot; the slot is a
+ * void * initialised to NULL. plat_core_slot is shared by all threads of the
+ * calling core; plat_thread_slot belongs to the calling thread alone. */
+enum plat_slot {
+    PLAT_SLOT_MCAPI,
+    PLAT_SLOT_XMCAPI,
+    PLAT_SLOT_MPI,
+    PLAT_SLOT_EM,
+    PLAT_SLOT_CORO,
+    PLAT_SLOT_APP,
+    PLAT_SLOT_TEST,
+    PLAT_SLOTS
+};
+void **plat_core_slot(enum plat_slot slot);
+void **plat_thread_slot(enum plat_slot slot);
+
+/* Deterministic pseudo-random numbers: one stream per core, seeded from the
+ * run's seed and the core index (the same seed gives the same sequence). */
+uint64_t plat_random(void);
+
+/* ------------------------------------------------------------------------ */
+/* Time and work                                                             */
+/* ------------------------------------------------------------------------ */
+
+uint64_t plat_now_ns(void); /* sim: simulated time; native: CLOCK_MONOTONIC */
+void plat_sleep_ns(uint64_t ns);
+
+/* The cost, in cycles of the calling core, of the named entry of the core's
+ * cost table in the platform file (key core.costs.<name>). Native: 0.
+ * Sim: an entry missing from the table stops the run naming the key. */
+uint64_t plat_cost(const char *name);
+
+/* Charge computation to the calling core: sim waits cycles / clock while the
+ * core is busy; native returns at once (the real work took real time). */
+void plat_work_cycles(uint64_t cycles);
+void plat_work(const char *cost_name); /* plat_work_cycles(plat_cost(name)) */
+
+/* ------------------------------------------------------------------------ */
+/* Threads on a core                                                         */
+/* ------------------------------------------------------------------------ */
+
+typedef struct plat_thread plat_thread;
+
+/* Start fn(arg) in a new thread on the calling core. NULL if the core cannot
+ * (no PLAT_CAP_THREADS or out of resources). */
+plat_thread *plat_thread_spawn(void (*fn)(void *), void *arg, const char *name);
+void plat_thread_join(plat_thread *t); /* waits for fn to return, frees t */
+void plat_yield(void);                 /* let other threads of this core run */
+
+/* ------------------------------------------------------------------------ */
+/* Mutexes and events                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* Both are plain structs the caller places anywhere (a struct, shared memory)
+ * and initialises; no allocation. With PLAT_SHARED_PROCESS the object works
+ * between processes when it lives in a region from plat_shared_map("/...").
+ */
+#define PLAT_SHARED_PROCESS 1u
+
+typedef struct plat_mutex {
+    PLAT_ALIGN16 unsigned char opaque[64];
+} plat_mutex;
+void plat_mutex_init(plat_mutex *m, unsigned flags);
+void plat_mutex_destroy(plat_mutex *m);
+void plat_mutex_lock(plat_mutex *m);
+bool plat_mutex_trylock(plat_mutex *m);
+void plat_mutex_unlock(plat_mutex *m);
+
+/* An event is an event count: a 32-bit epoch that plat_event_notify advances
+ * and every waiter sees. The race-free way to sleep until a condition holds:
+ *
+ *     for (;;) {
+ *         uint32_t e = plat_event_epoch(&ev);
+ *         if (condition()) break;
+ *         if (plat_event_wait(&ev, e, timeout) == PLAT_ETIMEDOUT) ...;
+ *     }
+ *
+ * and on the other side: make the condition true, then plat_event_notify(&ev).
+ */
+typedef struct plat_event {
+    PLAT_ALIGN16 unsigned char opaque[128];
+} plat_event;
+void plat_event_init(plat_event *ev, unsigned flags);
+void plat_event_destroy(plat_event *ev);
+uint32_t plat_event_epoch(plat_event *ev);
+/* Returns PLAT_OK once the epoch differs from `epoch` (at once if it already
+ * does), PLAT_ETIMEDOUT otherwise. */
+int plat_event_wait(plat_event *ev, uint32_t epoch, uint64_t timeout_ns);
+void plat_event_notify(plat_event *ev); /* advance the epoch, wake all waiters */
+
+/* ------------------------------------------------------------------------ */
+/* Atomics and timed accesses                                                */
+/* ------------------------------------------------------------------------ */
+
+/* Sequentially consistent. In simulation each is one transaction to the memory
+ * block that holds p, and a write wakes cores polling that address. */
+uint64_t plat_load64(const uint64_t *p);
+void plat_store64(uint64_t *p, uint64_t v);
+/* Needs PLAT_CAP_CAS. On failure *expected receives the current value. */
+bool plat_cas64(uint64_t *p, uint64_t *expected, uint64_t desired);
+/* Needs PLAT_CAP_FETCH_ADD. Returns the old value (delta may "be negative",
+ * i.e. wrap around, as on add-only hardware). */
+uint64_t plat_fetch_add64(uint64_t *p, uint64_t delta);
+
+/* Wait until *p != old (a polled load). Returns PLAT_OK or PLAT_ETIMEDOUT. In
+ * simulation the poller is woken by interface writes to p (plat_store64,
+ * atomics, plat_copy, DMA) and then pays one load. */
+int plat_poll64(const uint64_t *p, uint64_t old, uint64_t timeout_ns);
+
+/* Copy n bytes with the calling core's loads and stores (timed by where src
+ * and dst live; wakes pollers of dst). dst and src must not overlap. */
+void plat_copy(void *dst, const void *src, size_t n);
+
+/* ------------------------------------------------------------------------ */
+/* Memory                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The calling core's local memory (scratchpad, LDM, on-chip RAM). NULL when
+ * the block is full or the core has none (no PLAT_CAP_LOCAL_MEM). Zeroed. */
+void *plat_local_alloc(size_t size, size_t align);
+void plat_local_free(void *p);
+
+/* Memory every core of the run can reach (DDR, MSMC, main memory). Zeroed. */
+void *plat_shared_alloc(size_t size, size_t align);
+void plat_shared_free(void *p);
+
+/* A named shared region: every caller with the same name gets the same bytes;
+ * the first creates it zeroed (*created = true). A name starting with '/'
+ * natively also reaches other processes on the host (POSIX shared memory).
+ * Returns NULL with *status set on failure (PLAT_EINVAL: size differs from the
+ * existing region's). created and status may be NULL. */
+void *plat_shared_map(const char *name, size_t size, bool *created, int *status);
+void plat_shared_unmap(void *p); /* the last unmap in the run frees it */
+
+/* ------------------------------------------------------------------------ */
+/* DMA and doorbells                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* A DMA transfer's completion record, owned by the caller (no allocation on
+ * the data path). Do not touch it between plat_dma_start and completion. */
+typedef struct plat_dma {
+    PLAT_ALIGN16 unsigned char opaque[64];
+} plat_dma;
+
+/* Ring `ring_core` with doorbell `ring_bits` when the transfer completes. */
+#define PLAT_DMA_RING 1u
+
+/* Queue a copy of n bytes from src to dst on the calling core's DMA engine
+ * (transfers of one engine complete in order). Returns PLAT_OK, or
+ * PLAT_ENOTSUP without PLAT_CAP_DMA. With PLAT_DMA_RING the doorbell rings
+ * after the last byte is written, at the destination. */
+int plat_dma_start(plat_dma *d, void *dst, const void *src, size_t n, unsigned flags, int ring_core,
+                   uint32_t ring_bits);
+int plat_dma_test(plat_dma *d);                      /* PLAT_OK or PLAT_EAGAIN */
+int plat_dma_wait(plat_dma *d, uint64_t timeout_ns); /* PLAT_OK or PLAT_ETIMEDOUT */
+
+/* Doorbells: 32 interrupt bits per core. Ringing sets bits in the target
+ * core's pending mask (a small transaction to it); waiting takes them. */
+void plat_doorbell_ring(int core, uint32_t bits);
+/* Wait until a bit of `mask` is pending, clear and return the pending bits of
+ * mask; 0 on timeout. */
+uint32_t plat_doorbell_wait(uint32_t mask, uint64_t timeout_ns);
+
+/* ------------------------------------------------------------------------ */
+/* Devices                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Devices are opened by name. In simulation the name must be a device of the
+ * platform file (section `devices`) of the right type, or the call returns
+ * NULL with PLAT_ENOENT. Natively a name not in the platform file gets a
+ * software device with default parameters on first open; every opener of the
+ * same name in the process shares it.
+ */
+
+/* Hardware queues (a queue manager such as KeyStone QMSS): numbered FIFO
+ * queues of descriptor pointers. */
+typedef struct plat_hwq plat_hwq;
+plat_hwq *plat_hwq_open(const char *name, int *status);
+unsigned plat_hwq_queues(plat_hwq *q); /* number of queues */
+/* PLAT_ENOMEM when the queue is at its depth. */
+int plat_hwq_push(plat_hwq *q, unsigned queue, void *desc);
+void *plat_hwq_pop(plat_hwq *q, unsigned queue); /* NULL when empty */
+unsigned plat_hwq_count(plat_hwq *q, unsigned queue);
+/* Wait until the queue is non-empty: PLAT_OK or PLAT_ETIMEDOUT. */
+int plat_hwq_wait(plat_hwq *q, unsigned queue, uint64_t timeout_ns);
+
+/* Register mesh (SW26010 row/column register communication): cores at
+ * (row, col) positions; fixed-size words (plat_mesh_word bytes) go to a core
+ * in the same row or column and land in its row or column receive buffer. */
+typedef struct plat_mesh plat_mesh;
+enum plat_mesh_dir { PLAT_MESH_ROW, PLAT_MESH_COL };
+#define PLAT_MESH_BCAST (-1) /* dest: every other core of the row/column */
+plat_mesh *plat_mesh_open(const char *name, int *status);
+size_t plat_mesh_word(plat_mesh *m); /* bytes per transfer (32 on SW26010) */
+void plat_mesh_dims(plat_mesh *m, int *rows, int *cols);
+/* Position of a core in the mesh; PLAT_ENOENT if it is not on it. */
+int plat_mesh_pos(plat_mesh *m, int core, int *row, int *col);
+/* Send one word along the calling core's row (dest = column index) or column
+ * (dest = row index); blocks while the receive buffer is full. */
+int plat_mesh_put(plat_mesh *m, enum plat_mesh_dir dir, int dest, const void *word);
+/* Take one word from the calling core's row or column receive buffer. */
+int plat_mesh_get(plat_mesh *m, enum plat_mesh_dir dir, void *word, uint64_t timeout_ns);
+
+/* Fixed-function accelerators (an MCAPI virtual node, e.g. a DCT block). The
+ * function that computes the result is bound by software (natively it *is*
+ * the hardware; in simulation the model adds the block's timing around it). */
+typedef struct plat_accel plat_accel;
+typedef int (*plat_accel_fn)(void *ctx, const void *in, size_t in_len, void *out, size_t out_len);
+int plat_accel_bind(const char *name, plat_accel_fn fn, void *ctx);
+plat_accel *plat_accel_open(const char *name, int *status);
+/* Run one job: in -> accelerator -> out. Returns fn's result (>= 0) or a
+ * status (PLAT_ENOENT: nothing bound). */
+int plat_accel_run(plat_accel *a, const void *in, size_t in_len, void *out, size_t out_len);
+
+/* Byte streams (TCP sockets natively; a modelled network in simulation).
+ * Addresses are "host:port"; natively host is an IP address or name. */
+typedef struct plat_stream plat_stream;
+plat_stream *plat_stream_listen(const char *addr, int *status);
+plat_stream *plat_stream_accept(plat_stream *listener, uint64_t timeout_ns, int *status);
+plat_stream *plat_stream_connect(const char *addr, uint64_t timeout_ns, int *status);
+/* A connected pair inside the run (pipe()/socketpair() natively). */
+int plat_stream_pair(plat_stream *ends[2]);
+/* Bytes moved (> 0), or a status: PLAT_EAGAIN when timeout_ns == 0 and
+ * nothing could move, PLAT_ETIMEDOUT, PLAT_ECLOSED (peer gone), PLAT_EIO.
+ * recv returns 0 on an orderly close by the peer. send may be partial. */
+long plat_stream_send(plat_stream *s, const void *buf, size_t n, uint64_t timeout_ns);
+long plat_stream_recv(plat_stream *s, void *buf, size_t n, uint64_t timeout_ns);
+void plat_stream_close(plat_stream *s);
+
+/* Readiness of many streams at once (epoll natively). */
+typedef struct plat_poller plat_poller;
+enum plat_poll_bits { PLAT_POLL_IN = 1, PLAT_POLL_OUT = 2, PLAT_POLL_ERR = 4 };
+struct plat_poll_event {
+    void *user;    /* as given to plat_poller_add; NULL for a wake-up */
+    unsigned bits; /* PLAT_POLL_* */
+};
+plat_poller *plat_poller_new(void);
+void plat_poller_free(plat_poller *p);
+int plat_poller_add(plat_poller *p, plat_stream *s, unsigned bits, void *user);
+int plat_poller_mod(plat_poller *p, plat_stream *s, unsigned bits, void *user);
+int plat_poller_del(plat_poller *p, plat_stream *s);
+/* Make a concurrent or later plat_poller_wait return (with an event whose
+ * user is NULL): the cheap alternative to a notification pipe. */
+void plat_poller_wake(plat_poller *p);
+/* Fill up to max events; returns how many (0 on timeout) or a status. */
+int plat_poller_wait(plat_poller *p, struct plat_poll_event *ev, int max, uint64_t timeout_ns);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,70 @@
+// ideal.cpp -- the `ideal` platform kind: N identical cores on a crossbar
+// with a shared memory and the devices of the file (docs/ideal.md).
+#include "kind.h"
+#include "xbar.h"
+
+namespace ipcsim
+{
+
+static const struct conf_rule rules[] = {
+    {"platform", CONF_T_STR, true, 1, 0},
+    {"title", CONF_T_STR, false, 1, 0},
+    {"cores", CONF_T_INT, true, 1, 4096},
+    {"core", CONF_T_MAP, true, 1, 0},
+    {"core.type", CONF_T_STR, true, 1, 0},
+    {"core.clock_mhz", CONF_T_NUM, true, TINY, BIG},
+    {"core.caps", CONF_T_LIST, true, 1, 0},
+    {"core.local_bytes", CONF_T_INT, true, 0, BIG},
+    {"core.local_latency_ns", CONF_T_NUM, true, 0, BIG},
+    {"core.local_bandwidth_MBps", CONF_T_NUM, true, TINY, BIG},
+    {"core.costs", CONF_T_MAP, true, 1, 0},
+    {"core.costs.thread_spawn", CONF_T_NUM, true, 0, BIG},
+    {"core.costs.switch", CONF_T_NUM, true, 0, BIG},
+    {"core.costs.dma_setup", CONF_T_NUM, true, 0, BIG},
+    {"core.costs.doorbell", CONF_T_NUM, true, 0, BIG},
+    {"core.costs.irq", CONF_T_NUM, true, 0, BIG},
+    {"core.costs.*", CONF_T_NUM, false, 0, BIG},
+    {"link", CONF_T_MAP, true, 1, 0},
+    {"link.latency_ns", CONF_T_NUM, true, 0, BIG},
+    {"link.bandwidth_MBps", CONF_T_NUM, true, TINY, BIG},
+    {"link.burst_bytes", CONF_T_INT, true, 1, BIG},
+    {"memory", CONF_T_MAP, true, 1, 0},
+    {"memory.bytes", CONF_T_INT, true, 0, BIG},
+    {"memory.latency_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices", CONF_T_MAP, false, 1, 0},
+    {"devices.*", CONF_T_ANY, false, 1, 0},
+    {nullptr, CONF_T_ANY, false, 0, 0},
+};
+
+static int check(const struct conf *c, char *err, size_t errlen)
+{
+    if (check_caps(c, "core.caps", err, errlen)) return -1;
+    return check_devices(c, err, errlen);
+}
+
+static std::vector<plat_core_desc> describe(const struct conf *c)
+{
+    plat_core_desc d;
+    d.type = conf_str(c, "core.type", "generic");
+    d.caps = core_params(c, "core").caps;
+    d.clock_mhz = conf_num(c, "core.clock_mhz", 0);
+    d.local_bytes = (size_t)conf_num(c, "core.local_bytes", 0);
+    return std::vector<plat_core_desc>((size_t)conf_num(c, "cores", 1), d);
+}
+
+static void build(Top &top, const struct conf *c)
+{
+    double link = conf_num(c, "link.bandwidth_MBps", 0);
+    top.add_xbar(conf_num(c, "link.latency_ns", 0), (uint64_t)conf_num(c, "link.burst_bytes", 1));
+    CoreParams p = core_params(c, "core");
+    int n = (int)conf_num(c, "cores", 1);
+    for (int i = 0; i < n; i++) top.add_core(i, p, link);
+    top.add_shared((uint64_t)conf_num(c, "memory.bytes", 0), conf_num(c, "memory.latency_ns", 0),
+                   link);
+    top.add_devices(conf_get(conf_root(c), "devices"), link);
+}
+
+extern const PlatKind ideal_kind;
+const PlatKind ideal_kind = {"ideal", rules, check, describe, build};
+
+} // namespace ipcsim

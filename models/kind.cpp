@@ -1,0 +1,145 @@
+// kind.cpp -- the registry of platform kinds and checks they share.
+#include "kind.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace ipcsim
+{
+
+extern const PlatKind ideal_kind;
+
+const PlatKind *const kinds[] = {&ideal_kind, nullptr};
+
+const PlatKind *kind_find(const char *name)
+{
+    for (size_t i = 0; name && kinds[i]; i++)
+        if (strcmp(kinds[i]->name, name) == 0) return kinds[i];
+    return nullptr;
+}
+
+CoreParams core_params(const struct conf *c, const char *path)
+{
+    std::string p = path;
+    CoreParams cp;
+    cp.type = conf_str(c, (p + ".type").c_str(), "");
+    cp.clock_mhz = conf_num(c, (p + ".clock_mhz").c_str(), 0);
+    const struct conf_node *caps = conf_get(conf_root(c), (p + ".caps").c_str());
+    for (size_t i = 0; i < conf_len(caps); i++)
+        cp.caps |= plat_cap_bit(conf_text(conf_at(caps, i)));
+    cp.local_bytes = (uint64_t)conf_num(c, (p + ".local_bytes").c_str(), 0);
+    cp.local_latency_ns = conf_num(c, (p + ".local_latency_ns").c_str(), 0);
+    cp.local_bandwidth_MBps = conf_num(c, (p + ".local_bandwidth_MBps").c_str(), 0);
+    const struct conf_node *costs = conf_get(conf_root(c), (p + ".costs").c_str());
+    for (size_t i = 0; i < conf_len(costs); i++) {
+        double v = 0;
+        conf_number(conf_at(costs, i), &v);
+        cp.costs.emplace_back(conf_key(costs, i), (uint64_t)v);
+    }
+    return cp;
+}
+
+int check_caps(const struct conf *c, const char *path, char *err, size_t errlen)
+{
+    const struct conf_node *caps = conf_get(conf_root(c), path);
+    for (size_t i = 0; i < conf_len(caps); i++) {
+        const struct conf_node *n = conf_at(caps, i);
+        const char *name = conf_text(n);
+        if (!name || !plat_cap_bit(name)) {
+            snprintf(err, errlen,
+                     "%s:%d: '%s' lists unknown capability '%s' (known: cas, fetch_add, "
+                     "local_mem, dma, threads)",
+                     conf_file(c), conf_line(n), path, name ? name : "?");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+// Per device type; paths start at the device ("devices.<name>").
+static const struct conf_rule common_rules[] = {
+    {"devices.*.type", CONF_T_STR, true, 1, 0},
+    {"devices.*.*", CONF_T_ANY, false, 1, 0},
+    {nullptr, CONF_T_ANY, false, 0, 0},
+};
+static const struct conf_rule hwq_rules[] = {
+    {"devices.*.type", CONF_T_STR, true, 1, 0},
+    {"devices.*.queues", CONF_T_INT, true, 1, 1 << 20},
+    {"devices.*.depth", CONF_T_INT, true, 1, 1 << 24},
+    {"devices.*.latency_ns", CONF_T_NUM, true, 0, BIG},
+    {nullptr, CONF_T_ANY, false, 0, 0},
+};
+static const struct conf_rule mesh_rules[] = {
+    {"devices.*.type", CONF_T_STR, true, 1, 0},
+    {"devices.*.rows", CONF_T_INT, true, 1, 4096},
+    {"devices.*.cols", CONF_T_INT, true, 1, 4096},
+    {"devices.*.word_bytes", CONF_T_INT, true, 1, 1 << 20},
+    {"devices.*.depth", CONF_T_INT, true, 1, 1 << 20},
+    {"devices.*.latency_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.get_latency_ns", CONF_T_NUM, true, 0, BIG},
+    {nullptr, CONF_T_ANY, false, 0, 0},
+};
+static const struct conf_rule accel_rules[] = {
+    {"devices.*.type", CONF_T_STR, true, 1, 0},
+    {"devices.*.latency_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.bandwidth_MBps", CONF_T_NUM, true, TINY, BIG},
+    {nullptr, CONF_T_ANY, false, 0, 0},
+};
+static const struct conf_rule stream_rules[] = {
+    {"devices.*.type", CONF_T_STR, true, 1, 0},
+    {"devices.*.latency_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.bandwidth_MBps", CONF_T_NUM, true, TINY, BIG},
+    {"devices.*.buffer_bytes", CONF_T_INT, true, 1, 1 << 30},
+    {"devices.*.call_ns", CONF_T_NUM, true, 0, BIG},
+    {nullptr, CONF_T_ANY, false, 0, 0},
+};
+
+int check_devices(const struct conf *c, char *err, size_t errlen)
+{
+    static const struct {
+        const char *type;
+        const struct conf_rule *rules;
+    } types[] = {
+        {"hwq", hwq_rules}, {"mesh", mesh_rules}, {"accel", accel_rules}, {"stream", stream_rules}};
+    const struct conf_node *devs = conf_get(conf_root(c), "devices");
+    for (size_t i = 0; i < conf_len(devs); i++) {
+        std::string base = std::string("devices.") + conf_key(devs, i);
+        const struct conf_node *d = conf_at(devs, i);
+        if (conf_check(c, d, base.c_str(), common_rules, err, errlen)) return -1;
+        const struct conf_node *tn = conf_get(d, "type");
+        const struct conf_rule *rules = nullptr;
+        for (const auto &t : types)
+            if (strcmp(conf_text(tn), t.type) == 0) rules = t.rules;
+        if (!rules) {
+            snprintf(err, errlen,
+                     "%s:%d: '%s.type' is '%s', not a device type (hwq, mesh, accel, stream)",
+                     conf_file(c), conf_line(tn), base.c_str(), conf_text(tn));
+            return -1;
+        }
+        if (conf_check(c, d, base.c_str(), rules, err, errlen)) return -1;
+    }
+    return 0;
+}
+
+void describe_devices(const struct conf *c, DevDescs &out)
+{
+    const struct conf_node *devs = conf_get(conf_root(c), "devices");
+    size_t n = conf_len(devs);
+    out.params.assign(n, {});
+    out.devs.clear();
+    for (size_t i = 0; i < n; i++) {
+        const struct conf_node *d = conf_at(devs, i);
+        for (size_t k = 0; k < conf_len(d); k++) {
+            double v;
+            if (conf_number(conf_at(d, k), &v)) out.params[i].push_back({conf_key(d, k), v});
+        }
+        plat_dev_desc dd;
+        dd.name = conf_key(devs, i);
+        dd.type = conf_text(conf_get(d, "type"));
+        dd.params = out.params[i].data();
+        dd.nparams = (int)out.params[i].size();
+        out.devs.push_back(dd);
+    }
+}
+
+} // namespace ipcsim

@@ -1,0 +1,60 @@
+/*
+ * models/kind.h -- platform kinds: what a `platform:` name in a platform
+ * file means.
+ *
+ * A kind gives the rules its files are checked with (conf_check, plus a
+ * check function for what rules cannot say), the list of cores the native
+ * backend needs, and the function that builds its SystemC blocks.
+ *
+ * Helpers shared by kinds: the parameters of a `core:` section, and the
+ * checks of the `devices:` section (device types hwq, mesh, accel, stream).
+ */
+#ifndef IPCSIM_MODELS_KIND_H
+#define IPCSIM_MODELS_KIND_H
+
+#include "../plat/ops.h"
+#include "top.h"
+
+#include "../plat/backend.h"
+#include "ipcsim/conf.h"
+
+#include <vector>
+
+namespace ipcsim
+{
+
+struct PlatKind {
+    const char *name;
+    const struct conf_rule *rules;
+    // Checks beyond the rules; 0 or -1 with err = "FILE:LINE: message".
+    int (*check)(const struct conf *c, char *err, size_t errlen);
+    std::vector<plat_core_desc> (*describe)(const struct conf *c);
+    void (*build)(Top &top, const struct conf *c);
+};
+
+// The kinds this build knows, NULL-terminated (kind.cpp).
+extern const PlatKind *const kinds[];
+const PlatKind *kind_find(const char *name);
+
+// A `core:`-like section at `path` (already checked).
+CoreParams core_params(const struct conf *c, const char *path);
+// The capability names of the list at `path` are known.
+int check_caps(const struct conf *c, const char *path, char *err, size_t errlen);
+// Every device of the `devices` section has a known type and its keys.
+int check_devices(const struct conf *c, char *err, size_t errlen);
+
+// The `devices` section for the native backend (pointers into c and into
+// the object, which must outlive the run).
+struct DevDescs {
+    std::vector<std::vector<plat_dev_param>> params;
+    std::vector<plat_dev_desc> devs;
+};
+void describe_devices(const struct conf *c, DevDescs &out);
+
+// Unbounded and "> 0" limits for rules.
+constexpr double BIG = 1e18;
+constexpr double TINY = 1e-12;
+
+} // namespace ipcsim
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * models/net.h -- a network of byte streams between cores (a stream device).
+ *
+ * All listening ports of the run are in one namespace ("host:port": the host
+ * part is ignored). A connection has two directions; each carries bytes with
+ * the device's latency and bandwidth and holds at most buffer_bytes that the
+ * receiver has not read yet (bytes on the wire count). A send copies what
+ * fits into the buffer and returns; the bytes leave when the wire is free
+ * (one after the other at the bandwidth) and become readable a latency after
+ * their last byte left. A close is seen by the peer a latency after its last
+ * byte. The handshake: connect returns after a round trip (2 x latency),
+ * then the listener is looked up; the connection can be accepted a latency
+ * later (the client's last handshake packet arriving).
+ *
+ * Every operation is one transaction from the core's io socket costing the
+ * device's call_ns (the host's network stack); none blocks. An operation that
+ * cannot proceed answers PLAT_EAGAIN with the object to watch and, if the
+ * state changes by itself later (bytes in flight), when; the plat_* glue
+ * sleeps on that and retries.
+ */
+#ifndef IPCSIM_MODELS_NET_H
+#define IPCSIM_MODELS_NET_H
+
+#include "proto.h"
+
+#include <tlm_utils/simple_target_socket.h>
+
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ipcsim
+{
+
+class Top;
+
+class Net : public sc_core::sc_module
+{
+  public:
+    tlm_utils::simple_target_socket<Net> tsock;
+
+    Net(sc_core::sc_module_name name, Top &top, double latency_ns, double bandwidth_MBps,
+        uint64_t buffer_bytes, double call_ns);
+    ~Net() override;
+
+    const void *reg() const { return &reg_; }
+    uint64_t round_trip_ps() const { return 2 * latency_ps_; }
+
+    struct Stream;
+    struct Poller;
+
+  private:
+    struct Pipe { // one direction of a connection
+        std::vector<unsigned char> buf;
+        uint64_t sent = 0, got = 0;                     // byte totals
+        std::deque<std::pair<uint64_t, uint64_t>> segs; // (end total, arrival ps), unread
+        uint64_t wire_free = 0;                         // ps
+        bool wclosed = false, rclosed = false;
+        uint64_t eof_ps = 0;
+        Stream *reader = nullptr, *writer = nullptr;
+    };
+    struct Conn {
+        Pipe ab, ba;
+        int open = 2;
+    };
+
+    void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
+    void listen(tlm::tlm_generic_payload &gp, OpExt &x);
+    void connect(tlm::tlm_generic_payload &gp, OpExt &x);
+    void accept(OpExt &x);
+    void pair(OpExt &x);
+    void send(tlm::tlm_generic_payload &gp, OpExt &x);
+    void recv(tlm::tlm_generic_payload &gp, OpExt &x);
+    void close(Stream *s);
+    void poll(tlm::tlm_generic_payload &gp, OpExt &x);
+    void poller_op(OpExt &x);
+
+    uint64_t arrived(const Pipe &p) const;
+    bool eof(const Pipe &p) const;
+    uint64_t next_change(const Pipe &p) const;
+    unsigned ready(const Stream *s) const;
+    void changed(Pipe *p); // wake the threads and pollers of both its ends
+    void changed(Stream *s);
+
+    Top &top_;
+    uint64_t latency_ps_;
+    double ps_per_byte_;
+    uint64_t buffer_;
+    uint64_t call_ps_;
+    std::map<std::string, Stream *> listeners_;
+    uint64_t reg_ = 0;
+};
+
+struct Net::Stream {
+    bool listener = false;
+    std::string port;
+    std::deque<std::pair<Stream *, uint64_t>> backlog; // (server end, when acceptable)
+    Pipe *in = nullptr, *out = nullptr;
+    Conn *conn = nullptr;
+    std::vector<Poller *> pollers;
+};
+
+struct Net::Poller {
+    struct Item {
+        Stream *s;
+        unsigned bits;
+        void *user;
+    };
+    std::vector<Item> items; // in the order added
+    bool woken = false;
+};
+
+} // namespace ipcsim
+
+#endif

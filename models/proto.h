@@ -1,0 +1,121 @@
+/*
+ * models/proto.h -- what travels between the blocks besides the generic
+ * payload: the calling core (to decode private pointers) and, for atomics and
+ * device registers, the operation and its operands.
+ *
+ * Addresses in every transaction are host pointers (the memory block that
+ * holds a pointer is found by the crossbar). Time is kept in picoseconds, the
+ * kernel's resolution, as integers so that runs are bit-for-bit repeatable.
+ */
+#ifndef IPCSIM_MODELS_PROTO_H
+#define IPCSIM_MODELS_PROTO_H
+
+#ifndef SC_INCLUDE_DYNAMIC_PROCESSES
+#define SC_INCLUDE_DYNAMIC_PROCESSES // sc_spawn: threads on cores
+#endif
+#include <systemc>
+#include <tlm>
+
+#include <cmath>
+#include <cstdint>
+
+namespace ipcsim
+{
+
+// Operations carried by OpExt. NONE is a plain read or write of the payload.
+enum Op {
+    OP_NONE,
+    OP_CAS,  // a = expected, b = desired; r = old value
+    OP_ADD,  // a = delta; r = old value
+    OP_XCHG, // a = new value; r = old value
+    // hwq registers
+    OP_HWQ_PUSH,
+    OP_HWQ_POP,
+    OP_HWQ_COUNT,
+    // mesh registers
+    OP_MESH_PUT, // a = direction, b = destination index
+    OP_MESH_GET, // a = direction
+    // accelerator
+    OP_ACCEL_JOB, // p = the job
+    // network (streams)
+    OP_NET_LISTEN,
+    OP_NET_CONNECT,
+    OP_NET_ACCEPT,
+    OP_NET_PAIR,
+    OP_NET_SEND,
+    OP_NET_RECV,
+    OP_NET_CLOSE,
+    OP_NET_POLLER_NEW,
+    OP_NET_POLLER_FREE,
+    OP_NET_POLLER_ADD,
+    OP_NET_POLLER_MOD,
+    OP_NET_POLLER_DEL,
+    OP_NET_POLLER_WAKE,
+    OP_NET_POLL,
+};
+
+// One per initiator, attached to its reused payload once (the payload owns it).
+struct OpExt : tlm::tlm_extension<OpExt> {
+    int core = -1; // the core on whose behalf: private pointers are its memory
+    int op = OP_NONE;
+    uint64_t a = 0, b = 0; // operands
+    uint64_t r = 0;        // result
+    int status = 0;        // a plat_status
+    void *p = nullptr;     // the object an operation works on
+    void *q = nullptr;     // a second one
+    // On PLAT_EAGAIN from a device: where to watch for a change, and the
+    // earliest time (ps) the state changes by itself (0: none).
+    const void *watch = nullptr;
+    uint64_t next_ps = 0;
+
+    void reset(int op_)
+    {
+        op = op_;
+        a = b = r = 0;
+        status = 0;
+        p = q = nullptr;
+        watch = nullptr;
+        next_ps = 0;
+    }
+    tlm::tlm_extension_base *clone() const override { return new OpExt(*this); }
+    void copy_from(const tlm::tlm_extension_base &o) override
+    {
+        *this = static_cast<const OpExt &>(o);
+    }
+};
+
+// Times as integer picoseconds.
+inline sc_core::sc_time ps(uint64_t v)
+{
+    return sc_core::sc_time::from_value(v);
+}
+inline uint64_t now_ps()
+{
+    return sc_core::sc_time_stamp().value();
+}
+inline uint64_t ns_to_ps(double ns)
+{
+    return (uint64_t)std::llround(ns * 1000.0);
+}
+// Picoseconds to move one byte at `mbps` MB/s (1 MB = 1e6 bytes).
+inline double ps_per_byte(double mbps)
+{
+    return 1e6 / mbps;
+}
+inline uint64_t bytes_ps(uint64_t n, double ps_per_b)
+{
+    return (uint64_t)std::llround(n * ps_per_b);
+}
+
+constexpr uint64_t NEVER = UINT64_MAX; // a deadline that never comes
+
+// now + timeout_ns, saturating to NEVER (PLAT_FOREVER is UINT64_MAX).
+inline uint64_t deadline_ps(uint64_t timeout_ns)
+{
+    if (timeout_ns >= (NEVER - now_ps()) / 1000) return NEVER;
+    return now_ps() + timeout_ns * 1000;
+}
+
+} // namespace ipcsim
+
+#endif

@@ -1,0 +1,205 @@
+// run.cpp -- plat_check, plat_run, plat_kinds (run.h) and the sim's sc_main.
+//
+// A sim run: check the file, describe its cores, install the sim backend,
+// build the kind's blocks inside sc_main (called through sc_elab_and_sim,
+// as libsystemc's own main would), simulate until every core's entry has
+// returned, then report why not if the simulation ran out of events first.
+#include "kind.h"
+#include "top.h"
+#include "trace.h"
+
+#include "../plat/sim/sim.h"
+#include "ipcsim/run.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <pthread.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+using namespace sc_core;
+using namespace ipcsim;
+
+#if defined(__SANITIZE_ADDRESS__)
+// SystemC's coroutines tell ASan about their stack switches, yet the run
+// comes back to this thread's stack with ASan believing it is still on the
+// last coroutine's: LeakSanitizer would then miss every pointer held on this
+// stack (and report the caller's live objects as leaks). Tell it again.
+static void asan_own_stack()
+{
+    pthread_attr_t a;
+    void *lo = nullptr;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &a) != 0) return;
+    pthread_attr_getstack(&a, &lo, &size);
+    pthread_attr_destroy(&a);
+    void *fake = nullptr;
+    __sanitizer_start_switch_fiber(&fake, lo, size);
+    __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+}
+#else
+static void asan_own_stack() {}
+#endif
+
+namespace
+{
+
+// What plat_run hands sc_main, and what comes back (one sim run per process).
+struct SimRun {
+    const struct plat_run *r = nullptr;
+    const PlatKind *kind = nullptr;
+    std::string err;
+    bool ok = false;
+} sim;
+
+Top *top_keep; // SystemC cannot tear a platform down safely: it lives to the end
+
+void say(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void say(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+const PlatKind *kind_of(const struct conf *c, char *err, size_t errlen)
+{
+    const struct conf_node *n = conf_get(conf_root(c), "platform");
+    const char *name = conf_text(n);
+    if (!name) {
+        say(err, errlen, "%s:1: missing required key 'platform' (the platform kind)", conf_file(c));
+        return nullptr;
+    }
+    const PlatKind *k = kind_find(name);
+    if (!k) {
+        std::string known;
+        for (size_t i = 0; kinds[i]; i++) known += std::string(i ? ", " : "") + kinds[i]->name;
+        say(err, errlen, "%s:%d: unknown platform kind '%s' (known: %s)", conf_file(c),
+            conf_line(n), name, known.c_str());
+    }
+    return k;
+}
+
+} // namespace
+
+extern "C" int plat_check(const struct conf *platform, char *err, size_t errlen)
+{
+    if (!platform) {
+        say(err, errlen, "plat_check: no platform");
+        return -1;
+    }
+    const PlatKind *k = kind_of(platform, err, errlen);
+    if (!k) return -1;
+    if (conf_check(platform, conf_root(platform), "", k->rules, err, errlen)) return -1;
+    return k->check(platform, err, errlen);
+}
+
+extern "C" const char *const *plat_kinds(void)
+{
+    static std::vector<const char *> names;
+    if (names.empty()) {
+        for (size_t i = 0; kinds[i]; i++) names.push_back(kinds[i]->name);
+        names.push_back(nullptr);
+    }
+    return names.data();
+}
+
+// SystemC's messages go to stderr: stdout belongs to the program (CSV...).
+static void report_to_stderr(const sc_report &rep, const sc_actions &actions)
+{
+    if (actions & SC_DISPLAY) fprintf(stderr, "%s\n", sc_report_compose_message(rep).c_str());
+    sc_report_handler::default_handler(rep, actions & ~SC_DISPLAY);
+}
+
+int sc_main(int, char *[])
+{
+    const struct plat_run *r = sim.r;
+    sc_report_handler::set_handler(report_to_stderr);
+    sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING); // "simulation stopped by user"
+    sc_trace_file *tf = nullptr;
+    bool trace = r->trace_dir && r->trace_stem;
+    try {
+        top_keep = new Top("top", r->platform, r->seed, r->entry, r->arg, sim.kind->build);
+        if (trace) tf = trace_open(*top_keep, r->trace_dir, r->trace_stem);
+        sc_set_stop_mode(SC_STOP_IMMEDIATE); // an error stops every core at once
+        sc_start();
+        uint64_t end = now_ps();
+        if (!top_keep->error().empty()) {
+            sim.err = top_keep->error();
+        } else if (!top_keep->finished()) {
+            char at[64];
+            snprintf(at, sizeof at, "%.3f", end / 1e3);
+            sim.err = std::string("ipcsim: deadlock: the simulation ran out of events at ") + at +
+                      " ns with cores still running: " + top_keep->blocked();
+        } else {
+            sim.ok = true;
+        }
+        if (trace) {
+            std::string terr;
+            if (trace_close(*top_keep, tf, r->trace_dir, r->trace_stem, end, terr) && sim.ok) {
+                sim.ok = false;
+                sim.err = "ipcsim: trace: " + terr;
+            }
+        }
+    } catch (const sc_report &e) {
+        sim.err = std::string("ipcsim: SystemC: ") + e.what();
+    } catch (const std::exception &e) {
+        sim.err = std::string("ipcsim: ") + e.what();
+    }
+    return sim.ok ? 0 : 1;
+}
+
+static int run_sim(const struct plat_run *r, const PlatKind *k, char *err, size_t errlen)
+{
+    static bool used;
+    if (used) {
+        say(err, errlen,
+            "plat_run: this process already ran a simulation and SystemC cannot run another: "
+            "start each sim run in a new process");
+        return -1;
+    }
+    used = true;
+    sim.r = r;
+    sim.kind = k;
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1); // keep stdout for the caller
+    plat_use(&plat_sim_ops);
+    char name[] = "ipcsim";
+    char *argv[] = {name, nullptr};
+    sc_elab_and_sim(1, argv);
+    asan_own_stack();
+    plat_use(nullptr);
+    if (!sim.ok) {
+        say(err, errlen, "%s", sim.err.empty() ? "ipcsim: the simulation failed" : sim.err.c_str());
+        return -1;
+    }
+    return 0;
+}
+
+extern "C" int plat_run(const struct plat_run *r, char *err, size_t errlen)
+{
+    if (!r || !r->platform || !r->entry) {
+        say(err, errlen, "plat_run: needs a platform and an entry function");
+        return -1;
+    }
+    if (plat_check(r->platform, err, errlen)) return -1;
+    const PlatKind *k = kind_of(r->platform, err, errlen);
+    std::vector<plat_core_desc> cores = k->describe(r->platform);
+    if (r->backend == PLAT_NATIVE) {
+        DevDescs devs;
+        describe_devices(r->platform, devs);
+        return plat_native_run(r, cores.data(), (int)cores.size(), devs.devs.data(),
+                               (int)devs.devs.size(), err, errlen);
+    }
+    if (r->backend != PLAT_SIM) {
+        say(err, errlen, "plat_run: unknown backend %d", (int)r->backend);
+        return -1;
+    }
+    return run_sim(r, k, err, errlen);
+}

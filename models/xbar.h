@@ -1,0 +1,129 @@
+/*
+ * models/xbar.h -- the crossbar: routes transactions by address and models
+ * contention on its ports.
+ *
+ * Every block sits behind a port: a core's port carries the core, its DMA
+ * engine, its local memory and doorbell; the shared memory and each device
+ * have one. A port has two lanes, out of the block and into it, each with
+ * the port's bandwidth (full duplex).
+ *
+ * Decoding: the payload's address is a host pointer; the block registered
+ * for the range holding it is the target. A pointer in no range is private
+ * memory (stack, malloc) of the core the transaction works for (OpExt.core).
+ * The other end of the data is decoded the same way from the data pointer:
+ * a core's own loads and stores have their data in the core's private memory
+ * (its port); a DMA engine writes from the source block to the destination
+ * block (a third-party transfer: the engine's own port is not crossed).
+ *
+ * Timing of a transfer of n bytes from port S to port D:
+ *   - S and D are the same core port: the core's local path, no crossbar:
+ *     n at the core's local bandwidth;
+ *   - otherwise the transfer holds lane S.out and lane D.in together and
+ *     moves n bytes at the slower lane's bandwidth, then the link latency is
+ *     added once (the last byte arrives a latency after it left). Lanes are
+ *     granted per burst: competing transfers queue per lane and a lane goes
+ *     round-robin among the waiting initiators after every burst. Event
+ *     driven: an uncontended transfer waits once for all its bytes and is cut
+ *     back to the next burst boundary only when a competitor arrives.
+ *   Then the target adds its own access time.
+ */
+#ifndef IPCSIM_MODELS_XBAR_H
+#define IPCSIM_MODELS_XBAR_H
+
+#include "proto.h"
+
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ipcsim
+{
+
+class Xbar : public sc_core::sc_module
+{
+  public:
+    tlm_utils::multi_passthrough_target_socket<Xbar, 32, tlm::tlm_base_protocol_types, 0,
+                                               sc_core::SC_ZERO_OR_MORE_BOUND>
+        tsock; // initiators bind here
+    tlm_utils::multi_passthrough_initiator_socket<Xbar, 32, tlm::tlm_base_protocol_types, 0,
+                                                  sc_core::SC_ZERO_OR_MORE_BOUND>
+        isock; // targets bind here
+
+    Xbar(sc_core::sc_module_name name, double latency_ns, uint64_t burst_bytes);
+
+    // A port of `MBps` per lane. local_MBps > 0 makes it a core tile port:
+    // transfers that stay inside it use that bandwidth and skip the crossbar.
+    int add_port(const std::string &name, double MBps, double local_MBps = 0);
+    // Port of core `core` (its private memory).
+    void set_core_port(int core, int port);
+    int core_port(int core) const { return core_port_[(size_t)core]; }
+
+    // Bind an initiator socket of a block behind `port`, working for `core`
+    // (-1: the core is always given in OpExt). own_data: the data of its
+    // transactions is in the block itself (a device's buffer), not decoded.
+    template <class S> void attach_initiator(S &sock, int port, int core, bool own_data = false)
+    {
+        sock.bind(tsock);
+        inits_.push_back({port, core, own_data, std::make_unique<sc_core::sc_event>()});
+    }
+    // Bind a target socket behind `port` for [base, base+size); size 0 makes
+    // it the private memory of the core whose port this is.
+    template <class S> void attach_target(S &sock, int port, const void *base, size_t size)
+    {
+        isock.bind(sock);
+        add_target(port, base, size);
+    }
+
+    // The port whose block holds p (private pointers: core's port).
+    int port_of(const void *p, int core) const;
+
+    void trace(sc_core::sc_trace_file *tf) const;
+
+  private:
+    struct Lane {
+        int id = 0;
+        double ps_per_byte = 0;
+        int owner = -1;    // initiator holding it
+        int rr = -1;       // last initiator granted (round-robin)
+        bool busy = false; // traced
+        std::vector<int> waiting;
+    };
+    struct Port {
+        std::string name;
+        Lane out, in;
+        double local_ps_per_byte = 0; // > 0: a core tile
+        int priv_target = -1;
+    };
+    struct Range {
+        uintptr_t base, end;
+        int target, port;
+    };
+    struct Init {
+        int port, core;
+        bool own_data;
+        std::unique_ptr<sc_core::sc_event> ev; // grants, and contention while it holds lanes
+    };
+
+    void add_target(int port, const void *base, size_t size);
+    const Range *find(uintptr_t a) const;
+    void b_transport(int id, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
+    void move(int who, Lane &from, Lane &to, uint64_t len);
+    void acquire(Lane &l, int who);
+    void release(Lane &l);
+
+    uint64_t latency_ps_;
+    uint64_t burst_;
+    std::deque<Port> ports_;    // deque: lanes keep their address
+    std::vector<Range> ranges_; // sorted by base
+    std::vector<Init> inits_;
+    std::vector<int> core_port_;
+    int ntargets_ = 0;
+};
+
+} // namespace ipcsim
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * plat/native/native.h -- what the native backend's files share (internal).
+ *
+ * Every plat_foo of plat.h is implemented as nat_foo (declared below from the
+ * PLAT_OPS list); ops.c gathers them into plat_native_ops. docs/native.md
+ * explains the choices.
+ */
+#ifndef IPCSIM_NATIVE_H
+#define IPCSIM_NATIVE_H
+
+#include "../backend.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define NAT_DECL(ret, name, params, args) ret nat_##name params;
+#define NAT_DECL_V(name, params, args) void nat_##name params;
+PLAT_OPS(NAT_DECL, NAT_DECL_V)
+#undef NAT_DECL
+#undef NAT_DECL_V
+
+/* Opaque storage of plat.h types is accessed through these structs. */
+#define NAT_ALIAS __attribute__((may_alias))
+
+/* ---- cores and threads (core.c) ---------------------------------------- */
+
+struct nat_ctx;
+
+/* One per thread: its core and its thread slots. */
+struct nat_thr {
+    struct nat_ctx *core;
+    void *slots[PLAT_SLOTS];
+};
+
+/* A wait queue: waiters sleep on `epoch` (a futex word) after counting
+ * themselves in `waiters`, so a waker with nobody asleep pays one load. */
+struct nat_wq {
+    uint32_t epoch;
+    uint32_t waiters;
+};
+
+struct nat_ctx {
+    int index;
+    char *type;
+    unsigned caps;
+    double clock_mhz;
+    void *slots[PLAT_SLOTS];
+    size_t local_bytes; /* the local block's size; 0: unbounded (heap) */
+    size_t local_used;  /* atomic */
+    uint64_t rng;       /* splitmix64 state, advanced atomically */
+    uint32_t bell;      /* pending doorbell bits */
+    struct nat_wq bell_wq;
+    struct nat_thr main; /* the core's main (or adopted) thread */
+    struct nat_ctx *all_next;
+};
+
+/* The calling thread, adopted as a new core if no run started it. */
+struct nat_thr *nat_self(void);
+/* Make the calling thread `t` of generation `gen` (nat_gen(): the current). */
+void nat_bind(struct nat_thr *t, unsigned gen);
+unsigned nat_gen(void);
+/* Core by index, NULL if there is none. */
+struct nat_ctx *nat_core_find(int index);
+/* Core by index; stops the run naming `call` if there is none. */
+struct nat_ctx *nat_core_at(int index, const char *call);
+/* Replace the cores by a run's (n == 0: none, between runs), each with a
+ * local block of its desc's local_bytes (0: unbounded). Returns the new generation:
+ * threads bound to an older one are adopted afresh. */
+unsigned nat_cores_reset(const struct plat_core_desc *cores, int n, uint64_t seed);
+
+/* Print "ipcsim: core N (type): <message>" and abort. */
+void nat_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+#define NAT_NEED(ptr, call)                                                                        \
+    do {                                                                                           \
+        if (!(ptr)) nat_die("%s: NULL object", call);                                              \
+    } while (0)
+
+/* ---- waiting (wait.c) --------------------------------------------------- */
+
+/* How long a waiter spins before it sleeps: a little more than the ~23 us a
+ * futex/condvar wake-up across cores costs on the 2-vCPU VM (docs/native.md). */
+#define NAT_SPIN_NS 30000u
+/* plat_poll64 sleepers recheck at least this often: plain C stores and other
+ * processes write without waking anybody. */
+#define NAT_POLL_RECHECK_NS 100000u
+
+uint64_t nat_now(void);
+/* now + timeout, saturating at PLAT_FOREVER. */
+uint64_t nat_deadline(uint64_t timeout_ns);
+
+typedef bool (*nat_ready_fn)(const void *arg);
+/* Wait until ready(arg): check, spin up to NAT_SPIN_NS, then sleep on w
+ * (futex, process-shared if `shared`; waking at least every recheck_ns when
+ * non-zero). PLAT_OK or PLAT_ETIMEDOUT. */
+int nat_wait(struct nat_wq *w, bool shared, uint64_t recheck_ns, nat_ready_fn ready,
+             const void *arg, uint64_t timeout_ns);
+/* After making a waiter's condition true with plain or release stores. */
+void nat_wake(struct nat_wq *w, bool shared);
+/* The same after a seq_cst atomic (no fence needed). */
+void nat_wake_sc(struct nat_wq *w, bool shared);
+/* Advance the epoch and wake every sleeper (plat_event_notify). */
+void nat_bump(struct nat_wq *w, bool shared);
+
+/* Sleepers of plat_poll64 and plat_dma_wait; every interface write wakes it. */
+extern struct nat_wq nat_poll_wq;
+
+/* ---- streams (stream.c, poller.c) ---------------------------------------- */
+
+struct plat_stream {
+    int fd;
+    bool listener;
+};
+
+/* ---- memory (mem.c) ------------------------------------------------------ */
+
+/* memcpy for memory another core may poll (plat_copy, DMA): whole aligned
+ * words are stored atomically. */
+void nat_move(void *dst, const void *src, size_t n);
+
+/* Zeroed memory aligned to max(align, 16); NULL if align is not a power of
+ * two or memory is out. Free with free(). */
+void *nat_zalloc(size_t size, size_t align);
+
+/* ---- devices (dev.c) ----------------------------------------------------- */
+
+enum nat_dev_type { NAT_HWQ, NAT_MESH, NAT_ACCEL, NAT_DEV_TYPES };
+
+/* The shared device `name` of `type`, created on first open from the run's
+ * platform file (or defaults). NULL with *status = PLAT_ENOENT when the name
+ * is a device of another type. */
+void *nat_dev_open(const char *name, enum nat_dev_type type, int *status);
+/* PLAT_OK if `name` may be a device of `type`, else PLAT_ENOENT. */
+int nat_dev_check(const char *name, enum nat_dev_type type);
+/* A whole-number parameter `key` of a device's section (NULL: none) in
+ * [min, max], else dflt. PLAT_OK or PLAT_EINVAL. */
+int nat_dev_param(const struct plat_dev_desc *dev, const char *key, long dflt, long min, long max,
+                  long *out);
+/* Run boundaries: a new run gets fresh devices (old handles stay valid). */
+void nat_devices_reset(const struct plat_dev_desc *devs, int n);
+void nat_devices_end(void);
+
+/* Constructors dev.c calls under its lock; `dev` is the platform section or
+ * NULL. NULL with *status on failure. */
+void *nat_hwq_new(const struct plat_dev_desc *dev, int *status);
+void *nat_mesh_new(const struct plat_dev_desc *dev, int *status);
+void *nat_accel_new(const char *name, int *status);
+
+#endif

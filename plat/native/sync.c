@@ -1,0 +1,114 @@
+/*
+ * sync.c -- mutexes and events (native).
+ *
+ * A mutex is a glibc adaptive pthread mutex (it spins a little before
+ * sleeping), process-shared on request. An event is an epoch word that is
+ * also the futex word: waiters spin, then sleep on it; notify advances it and
+ * wakes sleepers only if there are any. Without FUTEX_PRIVATE_FLAG the futex
+ * works across processes when the event lives in a plat_shared_map("/...")
+ * region.
+ */
+#define _GNU_SOURCE
+#include "native.h"
+
+#include <assert.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+struct nat_mutex {
+    pthread_mutex_t m;
+} NAT_ALIAS;
+
+struct nat_event {
+    struct nat_wq wq;
+    unsigned flags;
+} NAT_ALIAS;
+
+static_assert(sizeof(struct nat_mutex) <= sizeof(plat_mutex), "plat_mutex too small");
+static_assert(_Alignof(struct nat_mutex) <= _Alignof(plat_mutex), "plat_mutex misaligned");
+static_assert(sizeof(struct nat_event) <= sizeof(plat_event), "plat_event too small");
+static_assert(_Alignof(struct nat_event) <= _Alignof(plat_event), "plat_event misaligned");
+
+static struct nat_mutex *mx(plat_mutex *m, const char *call)
+{
+    NAT_NEED(m, call);
+    return (struct nat_mutex *)(void *)m->opaque;
+}
+
+static struct nat_event *evt(plat_event *ev, const char *call)
+{
+    NAT_NEED(ev, call);
+    return (struct nat_event *)(void *)ev->opaque;
+}
+
+void nat_mutex_init(plat_mutex *m, unsigned flags)
+{
+    struct nat_mutex *x = mx(m, "plat_mutex_init");
+    pthread_mutexattr_t a;
+    memset(m, 0, sizeof *m);
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
+    if (flags & PLAT_SHARED_PROCESS) pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+    int rc = pthread_mutex_init(&x->m, &a);
+    pthread_mutexattr_destroy(&a);
+    if (rc != 0) nat_die("plat_mutex_init: pthread_mutex_init failed (%d)", rc);
+}
+
+void nat_mutex_destroy(plat_mutex *m)
+{
+    pthread_mutex_destroy(&mx(m, "plat_mutex_destroy")->m);
+}
+void nat_mutex_lock(plat_mutex *m)
+{
+    pthread_mutex_lock(&mx(m, "plat_mutex_lock")->m);
+}
+bool nat_mutex_trylock(plat_mutex *m)
+{
+    return pthread_mutex_trylock(&mx(m, "plat_mutex_trylock")->m) == 0;
+}
+void nat_mutex_unlock(plat_mutex *m)
+{
+    pthread_mutex_unlock(&mx(m, "plat_mutex_unlock")->m);
+}
+
+void nat_event_init(plat_event *ev, unsigned flags)
+{
+    struct nat_event *e = evt(ev, "plat_event_init");
+    memset(ev, 0, sizeof *ev);
+    e->flags = flags;
+}
+
+void nat_event_destroy(plat_event *ev)
+{
+    (void)evt(ev, "plat_event_destroy");
+}
+
+uint32_t nat_event_epoch(plat_event *ev)
+{
+    return __atomic_load_n(&evt(ev, "plat_event_epoch")->wq.epoch, __ATOMIC_ACQUIRE);
+}
+
+struct epoch_arg {
+    const uint32_t *word;
+    uint32_t old;
+};
+
+static bool epoch_moved(const void *p)
+{
+    const struct epoch_arg *a = p;
+    return __atomic_load_n(a->word, __ATOMIC_ACQUIRE) != a->old;
+}
+
+int nat_event_wait(plat_event *ev, uint32_t epoch, uint64_t timeout_ns)
+{
+    struct nat_event *e = evt(ev, "plat_event_wait");
+    struct epoch_arg a = {&e->wq.epoch, epoch};
+    return nat_wait(&e->wq, e->flags & PLAT_SHARED_PROCESS, 0, epoch_moved, &a, timeout_ns);
+}
+
+void nat_event_notify(plat_event *ev)
+{
+    struct nat_event *e = evt(ev, "plat_event_notify");
+    nat_bump(&e->wq, e->flags & PLAT_SHARED_PROCESS);
+}

@@ -1,0 +1,86 @@
+// sim_dma.cpp -- DMA transfers and doorbells.
+#include "sim.h"
+
+#include "../../models/dma.h"
+
+namespace ipcsim
+{
+
+static_assert(sizeof(DmaDesc) <= sizeof(plat_dma), "DmaDesc must fit in plat_dma");
+
+int sim_dma_start(plat_dma *d, void *dst, const void *src, size_t n, unsigned flags, int ring_core,
+                  uint32_t ring_bits)
+{
+    Thread &t = self();
+    Core &c = *t.core;
+    if (!(c.caps & PLAT_CAP_DMA)) return PLAT_ENOTSUP;
+    need(d, "plat_dma_start");
+    if (n) {
+        need(dst, "plat_dma_start");
+        need(src, "plat_dma_start");
+    }
+    if ((flags & PLAT_DMA_RING) && (ring_core < 0 || ring_core >= top().cores()))
+        top().misuse("plat_dma_start: no core %d to ring (the run has %d)", ring_core,
+                     top().cores());
+    DmaDesc *x = (DmaDesc *)(void *)d;
+    x->dst = dst;
+    x->src = src;
+    x->n = n;
+    x->flags = flags;
+    x->ring_core = ring_core;
+    x->ring_bits = ring_bits;
+    x->state = DMA_QUEUED;
+    c.work(t, c.dma_setup_ps); // the core writes the descriptor
+    top().dma(c.index).push(x);
+    return PLAT_OK;
+}
+
+int sim_dma_test(plat_dma *d)
+{
+    Thread &t = self();
+    DmaDesc *x = (DmaDesc *)(void *)need(d, "plat_dma_test");
+    t.core->work(t, t.core->local_ps); // read the engine's status
+    return x->state == DMA_DONE ? PLAT_OK : PLAT_EAGAIN;
+}
+
+int sim_dma_wait(plat_dma *d, uint64_t timeout_ns)
+{
+    Thread &t = self();
+    DmaDesc *x = (DmaDesc *)(void *)need(d, "plat_dma_wait");
+    uint64_t dl = deadline_ps(timeout_ns);
+    t.core->work(t, t.core->local_ps);
+    while (x->state != DMA_DONE)
+        if (!sleep_on(t, &x->state, "plat_dma_wait", dl)) return PLAT_ETIMEDOUT;
+    return PLAT_OK;
+}
+
+void sim_doorbell_ring(int core, uint32_t bits)
+{
+    Thread &t = self();
+    if (core < 0 || core >= top().cores())
+        top().misuse("plat_doorbell_ring: no core %d (the run has %d)", core, top().cores());
+    Core &c = *t.core;
+    c.payload(t, OP_NONE, tlm::TLM_WRITE_COMMAND, &top().core(core).db_reg, &bits, sizeof bits);
+    c.transport_after(t, c.doorbell_ps); // write the register, then the ring crosses
+}
+
+uint32_t sim_doorbell_wait(uint32_t mask, uint64_t timeout_ns)
+{
+    Thread &t = self();
+    Core &c = *t.core;
+    uint64_t dl = deadline_ps(timeout_ns);
+    for (;;) {
+        uint32_t got = c.db_pending & mask;
+        if (got) {
+            c.db_pending &= ~got;
+            c.work(t, c.irq_ps);
+            return got;
+        }
+        if (!sleep_on(t, &c.db_pending, "plat_doorbell_wait", dl)) {
+            c.work(t, c.local_ps); // the last look at the pending register
+            return 0;
+        }
+    }
+}
+
+} // namespace ipcsim

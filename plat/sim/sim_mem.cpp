@@ -1,0 +1,178 @@
+// sim_mem.cpp -- timed accesses, atomics, polling, copies and allocation.
+#include "sim.h"
+
+#include "../../models/memory.h"
+#include "../../models/xbar.h"
+
+namespace ipcsim
+{
+
+uint64_t sim_access(Thread &t, int op, tlm::tlm_command cmd, const void *p, uint64_t a, uint64_t b)
+{
+    Core &c = *t.core;
+    uint64_t v = a; // the data of a plain write, in the core's private memory
+    c.payload(t, op, cmd, p, &v, sizeof v);
+    t.ext().a = a;
+    t.ext().b = b;
+    c.transport(t);
+    return op == OP_NONE ? v : t.ext().r;
+}
+
+static const uint64_t *aligned(const uint64_t *p, const char *call)
+{
+    if (!p || ((uintptr_t)p & 7))
+        top().misuse("%s: %p is not an aligned uint64_t", call, (const void *)p);
+    return p;
+}
+
+uint64_t sim_load64(const uint64_t *p)
+{
+    Thread &t = self();
+    return sim_access(t, OP_NONE, tlm::TLM_READ_COMMAND, aligned(p, "plat_load64"), 0, 0);
+}
+
+void sim_store64(uint64_t *p, uint64_t v)
+{
+    Thread &t = self();
+    sim_access(t, OP_NONE, tlm::TLM_WRITE_COMMAND, aligned(p, "plat_store64"), v, 0);
+}
+
+bool sim_cas64(uint64_t *p, uint64_t *expected, uint64_t desired)
+{
+    Thread &t = self();
+    if (!(t.core->caps & PLAT_CAP_CAS)) top().misuse("plat_cas64 needs PLAT_CAP_CAS");
+    need(expected, "plat_cas64");
+    uint64_t old =
+        sim_access(t, OP_CAS, tlm::TLM_WRITE_COMMAND, aligned(p, "plat_cas64"), *expected, desired);
+    if (old == *expected) return true;
+    *expected = old;
+    return false;
+}
+
+uint64_t sim_fetch_add64(uint64_t *p, uint64_t delta)
+{
+    Thread &t = self();
+    if (!(t.core->caps & PLAT_CAP_FETCH_ADD))
+        top().misuse("plat_fetch_add64 needs PLAT_CAP_FETCH_ADD");
+    return sim_access(t, OP_ADD, tlm::TLM_WRITE_COMMAND, aligned(p, "plat_fetch_add64"), delta, 0);
+}
+
+int sim_poll64(const uint64_t *p, uint64_t old, uint64_t timeout_ns)
+{
+    Thread &t = self();
+    aligned(p, "plat_poll64");
+    uint64_t dl = deadline_ps(timeout_ns);
+    for (;;) {
+        if (sim_access(t, OP_NONE, tlm::TLM_READ_COMMAND, p, 0, 0) != old) return PLAT_OK;
+        if (!sleep_on(t, p, "plat_poll64", dl)) return PLAT_ETIMEDOUT;
+    }
+}
+
+void sim_copy(void *dst, const void *src, size_t n)
+{
+    if (n == 0) return;
+    Thread &t = self();
+    need(dst, "plat_copy");
+    need(src, "plat_copy");
+    Core &c = *t.core;
+    Xbar &x = top().xbar();
+    int me = x.core_port(c.index);
+    bool src_near = x.port_of(src, c.index) == me, dst_near = x.port_of(dst, c.index) == me;
+    c.acquire(t);
+    if (!src_near && !dst_near) {
+        // Both ends are remote: the core loads into its registers, then stores.
+        if (c.bounce.size() < n) c.bounce.resize(n);
+        c.payload(t, OP_NONE, tlm::TLM_READ_COMMAND, src, c.bounce.data(), n);
+        c.issue(t);
+        c.payload(t, OP_NONE, tlm::TLM_WRITE_COMMAND, dst, c.bounce.data(), n);
+    } else if (!src_near) {
+        c.payload(t, OP_NONE, tlm::TLM_READ_COMMAND, src, dst, n);
+    } else {
+        c.payload(t, OP_NONE, tlm::TLM_WRITE_COMMAND, dst, src, n);
+    }
+    c.issue(t);
+    c.release(t);
+}
+
+// ---- allocation (bookkeeping of the software allocator: no simulated time) ----
+
+static bool pow2(size_t a)
+{
+    return a == 0 || (a & (a - 1)) == 0;
+}
+
+void *sim_local_alloc(size_t size, size_t align)
+{
+    Thread &t = self();
+    Memory *m = top().local(t.core->index);
+    if (!(t.core->caps & PLAT_CAP_LOCAL_MEM) || !m || !pow2(align)) return nullptr;
+    return m->alloc(size, align);
+}
+
+void sim_local_free(void *p)
+{
+    if (!p) return;
+    Memory *m = top().block_of(p);
+    if (!m || m == top().shared() || !m->free(p))
+        top().misuse("plat_local_free: the pointer is not from plat_local_alloc");
+}
+
+void *sim_shared_alloc(size_t size, size_t align)
+{
+    self();
+    Memory *m = top().shared();
+    if (!m || !pow2(align)) return nullptr;
+    return m->alloc(size, align);
+}
+
+void sim_shared_free(void *p)
+{
+    if (!p) return;
+    Memory *m = top().shared();
+    if (!m || !m->free(p))
+        top().misuse("plat_shared_free: the pointer is not from plat_shared_alloc");
+}
+
+void *sim_shared_map(const char *name, size_t size, bool *created, int *status)
+{
+    self();
+    int st = PLAT_OK;
+    void *p = nullptr;
+    if (created) *created = false;
+    if (!name || !size) {
+        st = PLAT_EINVAL;
+    } else {
+        auto it = top().regions.find(name);
+        if (it != top().regions.end()) {
+            if (it->second.size != size) {
+                st = PLAT_EINVAL;
+            } else {
+                it->second.refs++;
+                p = it->second.p;
+            }
+        } else if (!top().shared() || !(p = top().shared()->alloc(size, 64))) {
+            st = PLAT_ENOMEM;
+        } else {
+            top().regions[name] = Region{p, size, 1};
+            if (created) *created = true;
+        }
+    }
+    if (status) *status = st;
+    return p;
+}
+
+void sim_shared_unmap(void *p)
+{
+    if (!p) return;
+    for (auto it = top().regions.begin(); it != top().regions.end(); ++it)
+        if (it->second.p == p) {
+            if (--it->second.refs == 0) {
+                top().shared()->free(p);
+                top().regions.erase(it);
+            }
+            return;
+        }
+    top().misuse("plat_shared_unmap: the pointer is not from plat_shared_map");
+}
+
+} // namespace ipcsim

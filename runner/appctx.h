@@ -1,0 +1,34 @@
+// appctx.h -- running a scenario's app: the app.h context and plat_run.
+#ifndef IPCSIM_RUNNER_APPCTX_H
+#define IPCSIM_RUNNER_APPCTX_H
+
+#include "scenario.h"
+
+#include "ipcsim/run.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+// One app_report() call.
+struct point {
+    std::string series, x, unit;
+    double value;
+};
+
+struct app_result {
+    std::vector<point> points;         // in report order
+    std::vector<std::string> failures; // app_fail() messages, "core N (role): ..."
+};
+
+struct run_opts {
+    enum plat_backend backend = PLAT_SIM;
+    uint64_t seed = 1;
+    std::string trace_dir; // "": no trace
+};
+
+// Run s.app on every core of s.platform. Throws cli_error when plat_run
+// fails; the app's own failures come back in the result.
+app_result run_app(const scenario &s, const run_opts &o);
+
+#endif

@@ -1,0 +1,22 @@
+// plot.h -- a scenario's plots as PNG files, drawn by gnuplot.
+#ifndef IPCSIM_RUNNER_PLOT_H
+#define IPCSIM_RUNNER_PLOT_H
+
+#include "outfiles.h"
+#include "scenario.h"
+#include "table.h"
+
+#include <string>
+#include <vector>
+
+// The gnuplot executable; throws cli_error naming the package when missing.
+std::string gnuplot_program();
+
+// One DIR/<stem>-<id>.png per plot of s (added to files, renamed on commit):
+// the run's series as lines with points, the reference (paper) points as
+// open markers of the same colour; the key names value_label
+// ("simulated"/"measured") and each reference's source.
+void write_plots(const scenario &s, const std::vector<row> &rows, const char *value_label,
+                 out_files &files);
+
+#endif

@@ -1,0 +1,157 @@
+// run.cpp -- `ipcsim run`: one scenario, one run, a table, a CSV, plots.
+#include "appctx.h"
+#include "check.h"
+#include "cli.h"
+#include "outfiles.h"
+#include "plot.h"
+#include "scenario.h"
+#include "table.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+static const char usage[] =
+    "usage: ipcsim run FILE [options]\n"
+    "\n"
+    "Run the scenario FILE: load its platform, apply the overrides, run its app on\n"
+    "every core, print paper vs simulated and write DIR/<stem>.csv.\n"
+    "\n"
+    "  --set KEY=VALUE   override a scalar of the platform file (link.latency_ns=50)\n"
+    "                    or, as args.NAME=VALUE, an app argument (args.reps=5,\n"
+    "                    args.sizes=[4,64]); repeatable, applied after the scenario's set:\n"
+    "  --backend B       sim (default: the SystemC models) or native (this machine)\n"
+    "  --out DIR         where the CSV and plots go (default: .)\n"
+    "  --seed N          seed of plat_random() (default: 1)\n"
+    "  --check           exit 1 when a paper point is outside its tolerance\n"
+    "  --plot            also draw the scenario's plots: DIR/<stem>-<id>.png (gnuplot)\n"
+    "  --trace DIR       sim: write DIR/<stem>.vcd and DIR/<stem>.busy.png\n"
+    "\n"
+    "Nothing is written when the run fails. Exit status: 0 ok, 1 --check failed,\n"
+    "2 error (messages name FILE:LINE).\n";
+
+namespace
+{
+
+struct options {
+    std::string file, out = ".", trace;
+    std::vector<std::string> sets;
+    run_opts run;
+    bool check = false, plot = false;
+};
+
+uint64_t parse_seed(const std::string &s)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s.c_str(), &end, 0);
+    if (s.empty() || *end || errno || s[0] == '-') fail("--seed: not a number: '" + s + "'");
+    return v;
+}
+
+options parse(const std::vector<std::string> &args)
+{
+    options o;
+    for (size_t i = 0; i < args.size(); i++) {
+        std::string a = args[i], val;
+        bool inline_val = false;
+        if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
+            val = a.substr(a.find('=') + 1);
+            a.resize(a.find('='));
+            inline_val = true;
+        }
+        auto value = [&]() {
+            if (inline_val) return val;
+            if (i + 1 >= args.size()) fail(a + ": missing value (see ipcsim run --help)");
+            return args[++i];
+        };
+        if (a == "--set") {
+            o.sets.push_back(value());
+        } else if (a == "--backend") {
+            std::string b = value();
+            if (b == "sim")
+                o.run.backend = PLAT_SIM;
+            else if (b == "native")
+                o.run.backend = PLAT_NATIVE;
+            else
+                fail("--backend: '" + b + "' is neither sim nor native");
+        } else if (a == "--out") {
+            o.out = value();
+        } else if (a == "--seed") {
+            o.run.seed = parse_seed(value());
+        } else if (a == "--trace") {
+            o.run.trace_dir = value();
+        } else if (a == "--check" && !inline_val) {
+            o.check = true;
+        } else if (a == "--plot" && !inline_val) {
+            o.plot = true;
+        } else if (a.size() > 1 && a[0] == '-') {
+            fail("run: unknown option '" + args[i] + "' (see ipcsim run --help)");
+        } else if (o.file.empty()) {
+            o.file = a;
+        } else {
+            fail("run: one scenario FILE at a time ('" + o.file + "', '" + a + "')");
+        }
+    }
+    if (o.file.empty()) fail("run: missing scenario FILE (see ipcsim run --help)");
+    if (o.out.empty()) fail("--out: empty directory name");
+    return o;
+}
+
+} // namespace
+
+int cmd_run(const std::vector<std::string> &args)
+{
+    if (wants_help(args)) {
+        fputs(usage, stdout);
+        return EXIT_OK;
+    }
+    options o = parse(args);
+    if (o.plot) gnuplot_program(); // before a long run, not after
+    scenario s = scenario_load(o.file, o.sets);
+    if (!o.run.trace_dir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(o.run.trace_dir, ec);
+        if (ec) fail("--trace " + o.run.trace_dir + ": " + ec.message());
+    }
+
+    app_result res = run_app(s, o.run);
+    if (!res.failures.empty()) {
+        for (const std::string &f : res.failures)
+            fprintf(stderr, "%s: app %s failed on %s\n", s.file.c_str(), s.app->name, f.c_str());
+        return EXIT_ERROR;
+    }
+
+    const char *label = o.run.backend == PLAT_SIM ? "simulated" : "measured";
+    std::vector<row> rows = make_rows(res.points, s.refs);
+    check_result c = check_rows(s, rows);
+    printf("%s\n%s: platform %s, %s backend, seed %llu%s%s\n\n", s.title.c_str(), s.file.c_str(),
+           s.platform_name.c_str(), o.run.backend == PLAT_SIM ? "sim" : "native",
+           (unsigned long long)o.run.seed, s.overrides.empty() ? "" : ", ",
+           join(s.overrides, ", ").c_str());
+    if (rows.empty())
+        printf("(the app reported no points)\n");
+    else
+        print_table(stdout, rows, label, c.notes);
+
+    out_files files(o.out);
+    files.write(s.stem + ".csv", csv_text(rows));
+    if (o.plot) write_plots(s, rows, label, files);
+    files.commit();
+    printf("\nwrote %s/%s.csv", o.out.c_str(), s.stem.c_str());
+    for (const plot_spec &p : o.plot ? s.plots : std::vector<plot_spec>())
+        printf(", %s/%s-%s.png", o.out.c_str(), s.stem.c_str(), p.id.c_str());
+    printf("\n");
+    fflush(stdout);
+
+    if (!o.check) return EXIT_OK;
+    if (c.judged == 0) {
+        printf("check: no paper point has a tolerance; nothing to judge\n");
+        return EXIT_OK;
+    }
+    for (const std::string &v : c.violations)
+        fprintf(stderr, "%s: check failed: %s\n", s.file.c_str(), v.c_str());
+    printf("check: %d of %d paper points within tolerance\n", c.passed, c.judged);
+    return c.violations.empty() ? EXIT_OK : EXIT_CHECK;
+}

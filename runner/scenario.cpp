@@ -1,0 +1,329 @@
+// scenario.cpp -- load a scenario file and check it against its platform and app.
+//
+// Each top-level section has its own rules and its own reader below; a new
+// section (e.g. `expect:` relations between series) is a rule line plus a
+// reader plus, in check.cpp, the test it adds.
+#include "scenario.h"
+#include "cli.h"
+#include "paths.h"
+
+#include "ipcsim/run.h"
+
+#include <cstring>
+#include <filesystem>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace
+{
+
+constexpr double UNBOUNDED_MIN = 1, UNBOUNDED_MAX = 0; // min > max: no range
+
+// The top level. Lists of maps (reference, plots) are CONF_T_ANY here and
+// checked element by element with their own rules.
+const struct conf_rule top_rules[] = {
+    {"title", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"description", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"platform", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"set", CONF_T_MAP, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"set.*", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"mapping", CONF_T_MAP, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"mapping.*", CONF_T_INT, false, 0, 1e9},
+    {"workload", CONF_T_MAP, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"workload.app", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"workload.args", CONF_T_MAP, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"workload.args.*", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX}, // against the app
+    {"reference", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"plots", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {nullptr, CONF_T_ANY, false, 0, 0},
+};
+
+const struct conf_rule reference_rules[] = {
+    {"reference.*.series", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"reference.*.source", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"reference.*.tolerance_pct", CONF_T_NUM, false, 0, 1e12},
+    {"reference.*.points", CONF_T_MAP, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"reference.*.points.*", CONF_T_NUM, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {nullptr, CONF_T_ANY, false, 0, 0},
+};
+
+const struct conf_rule plot_rules[] = {
+    {"plots.*.id", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"plots.*.title", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"plots.*.series", CONF_T_LIST, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"plots.*.xlabel", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"plots.*.ylabel", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"plots.*.logx", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"plots.*.logy", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {nullptr, CONF_T_ANY, false, 0, 0},
+};
+
+void check(const scenario &s, const struct conf_node *n, const std::string &base,
+           const struct conf_rule *rules)
+{
+    char err[1024];
+    if (conf_check(s.doc.get(), n, base.c_str(), rules, err, sizeof err) != 0) fail(err);
+}
+
+const char *text_of(const scenario &s, const char *path, const char *dflt)
+{
+    return conf_str(s.doc.get(), path, dflt);
+}
+
+int line_of(const scenario &s, const char *path)
+{
+    const struct conf_node *n = conf_get(conf_root(s.doc.get()), path);
+    return n ? conf_line(n) : 1;
+}
+
+// The elements of a list-of-maps section, each checked against its rules.
+std::vector<const struct conf_node *> map_list(const scenario &s, const char *section,
+                                               const struct conf_rule *rules)
+{
+    std::vector<const struct conf_node *> out;
+    const struct conf_node *list = conf_get(conf_root(s.doc.get()), section);
+    if (!list) return out;
+    if (conf_kind_of(list) != CONF_LIST)
+        fail_at(s.file, conf_line(list),
+                strf("'%s' must be a list of maps (- key: value)", section));
+    for (size_t i = 0; i < conf_len(list); i++) {
+        const struct conf_node *e = conf_at(list, i);
+        if (conf_kind_of(e) != CONF_MAP)
+            fail_at(s.file, conf_line(e), strf("'%s.%zu' must be a map", section, i));
+        check(s, e, strf("%s.%zu", section, i), rules);
+        out.push_back(e);
+    }
+    return out;
+}
+
+std::vector<std::string> platform_names(const std::string &root)
+{
+    std::set<std::string> names;
+    std::error_code ec;
+    for (const auto &e : fs::directory_iterator(root + "/platforms", ec))
+        if (e.path().extension() == ".yaml") names.insert(e.path().stem().string());
+    return std::vector<std::string>(names.begin(), names.end());
+}
+
+void load_platform(scenario &s)
+{
+    s.platform_name = text_of(s, "platform", "");
+    int line = line_of(s, "platform");
+    const std::string &name = s.platform_name;
+    bool is_path = name.find('/') != std::string::npos ||
+                   (name.size() > 5 && name.compare(name.size() - 5, 5, ".yaml") == 0);
+    if (is_path) {
+        s.platform_file = fs::path(name).is_absolute() ? name : file_dir(s.file) + "/" + name;
+        if (!is_file(s.platform_file))
+            fail_at(s.file, line,
+                    "platform '" + name + "': no such file " + display_path(s.platform_file));
+    } else {
+        std::string root = data_root();
+        s.platform_file = root + "/platforms/" + name + ".yaml";
+        if (name.empty() || !is_file(s.platform_file))
+            fail_at(s.file, line,
+                    "unknown platform '" + name + "'; known platforms: " +
+                        join(platform_names(root), ", ") + " (or give a path to a .yaml file)");
+    }
+    char err[1024];
+    std::string shown = display_path(s.platform_file);
+    s.platform.reset(conf_load(shown.c_str(), err, sizeof err));
+    if (!s.platform) fail(err);
+}
+
+// A --set or set: entry "key" = "value" on the platform file. `origin`
+// names a set: entry in later plat_check messages (empty: --set KEY).
+void set_platform(scenario &s, const std::string &key, const std::string &value,
+                  const std::string &where, const std::string &origin)
+{
+    char err[4096];
+    if (conf_set_at(s.platform.get(), key.c_str(), value.c_str(),
+                    origin.empty() ? nullptr : origin.c_str(), err, sizeof err) != 0)
+        fail(where + ": " + err);
+    s.overrides.push_back(key + "=" + value);
+}
+
+bool parse_bool(const scenario &s, const struct conf_node *n, const std::string &what)
+{
+    std::string t = conf_text(n);
+    if (t == "true") return true;
+    if (t == "false") return false;
+    fail_at(s.file, conf_line(n), "'" + what + "' must be true or false, not '" + t + "'");
+}
+
+void read_mapping(scenario &s)
+{
+    const struct conf_node *m = conf_get(conf_root(s.doc.get()), "mapping");
+    std::vector<std::string> roles;
+    for (const char *const *r = s.app->roles; r && *r; r++) roles.push_back(*r);
+    std::vector<int> core_of(roles.size(), -1);
+    for (size_t i = 0; i < conf_len(m); i++) {
+        std::string role = conf_key(m, i);
+        const struct conf_node *v = conf_at(m, i);
+        size_t r = 0;
+        while (r < roles.size() && roles[r] != role) r++;
+        if (r == roles.size())
+            fail_at(s.file, conf_line(v),
+                    strf("unknown role '%s' of app %s; its roles are: %s", role.c_str(),
+                         s.app->name, join(roles, ", ").c_str()));
+        double d = 0;
+        conf_number(v, &d);
+        int core = (int)d;
+        if (s.cores >= 0 && core >= s.cores)
+            fail_at(s.file, conf_line(v),
+                    strf("role '%s' on core %d: the platform has %d core%s (0..%d)", role.c_str(),
+                         core, s.cores, s.cores == 1 ? "" : "s", s.cores - 1));
+        for (size_t o = 0; o < roles.size(); o++)
+            if (core_of[o] == core)
+                fail_at(s.file, conf_line(v),
+                        strf("core %d already runs role '%s' (one role per core)", core,
+                             roles[o].c_str()));
+        core_of[r] = core;
+    }
+    for (size_t r = 0; r < roles.size(); r++) {
+        if (core_of[r] < 0)
+            fail_at(
+                s.file, conf_line(m),
+                strf("role '%s' of app %s is not mapped to a core", roles[r].c_str(), s.app->name));
+        s.mapping.emplace_back(roles[r], core_of[r]);
+    }
+}
+
+void read_references(scenario &s)
+{
+    for (const struct conf_node *e : map_list(s, "reference", reference_rules)) {
+        ref_series r;
+        r.line = conf_line(e);
+        r.series = conf_text(conf_get(e, "series"));
+        r.source = conf_text(conf_get(e, "source"));
+        if (const struct conf_node *t = conf_get(e, "tolerance_pct")) {
+            r.has_tolerance = true;
+            conf_number(t, &r.tolerance_pct);
+        }
+        if (s.ref_of(r.series))
+            fail_at(s.file, r.line, "series '" + r.series + "' already has a reference");
+        const struct conf_node *pts = conf_get(e, "points");
+        for (size_t i = 0; i < conf_len(pts); i++) {
+            const struct conf_node *v = conf_at(pts, i);
+            ref_series::point p{conf_key(pts, i), 0, conf_line(v)};
+            conf_number(v, &p.value);
+            if (p.value == 0)
+                fail_at(s.file, p.line,
+                        "a reference point must not be 0 (the error is relative to it)");
+            r.points.push_back(p);
+        }
+        s.refs.push_back(r);
+    }
+}
+
+void read_plots(scenario &s)
+{
+    for (const struct conf_node *e : map_list(s, "plots", plot_rules)) {
+        plot_spec p;
+        p.line = conf_line(e);
+        p.id = conf_text(conf_get(e, "id"));
+        if (p.id.empty() ||
+            p.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != std::string::npos)
+            fail_at(s.file, conf_line(conf_get(e, "id")),
+                    "plot id '" + p.id + "' must be letters, digits, '_' or '-' (it names a file)");
+        for (const plot_spec &o : s.plots)
+            if (o.id == p.id)
+                fail_at(s.file, p.line, "a plot with id '" + p.id + "' exists already");
+        auto str = [&](const char *k, const std::string &d) {
+            const char *t = conf_text(conf_get(e, k));
+            return t ? std::string(t) : d;
+        };
+        p.title = str("title", s.title);
+        p.xlabel = str("xlabel", "x");
+        p.ylabel = str("ylabel", "");
+        if (const struct conf_node *l = conf_get(e, "series"))
+            for (size_t i = 0; i < conf_len(l); i++) p.series.push_back(conf_text(conf_at(l, i)));
+        if (const struct conf_node *b = conf_get(e, "logx")) p.logx = parse_bool(s, b, "logx");
+        if (const struct conf_node *b = conf_get(e, "logy")) p.logy = parse_bool(s, b, "logy");
+        s.plots.push_back(p);
+    }
+}
+
+} // namespace
+
+const ref_series *scenario::ref_of(const std::string &series) const
+{
+    for (const ref_series &r : refs)
+        if (r.series == series) return &r;
+    return nullptr;
+}
+
+scenario scenario_load(const std::string &path, const std::vector<std::string> &sets)
+{
+    scenario s;
+    s.file = path;
+    s.stem = file_stem(path);
+    s.group = file_group(path);
+    char err[1024];
+    s.doc.reset(conf_load(path.c_str(), err, sizeof err));
+    if (!s.doc) fail(err);
+    const struct conf_node *root = conf_root(s.doc.get());
+    if (conf_kind_of(root) != CONF_MAP)
+        fail_at(path, conf_line(root), "a scenario is a map of keys (title:, platform:, ...)");
+    check(s, root, "", top_rules);
+    s.title = text_of(s, "title", "");
+    s.description = text_of(s, "description", "");
+
+    // Split the overrides: "args.X" go to the workload, the rest to the platform.
+    struct override {
+        std::string key, value, where;
+        const struct conf_node *node; // NULL: from the command line
+    };
+    std::vector<override> plat_sets, arg_sets;
+    const struct conf_node *set = conf_get(root, "set");
+    for (size_t i = 0; i < conf_len(set); i++) {
+        const struct conf_node *v = conf_at(set, i);
+        override o{conf_key(set, i), conf_text(v), at(path, conf_line(v)), v};
+        bool is_arg = o.key.rfind("args.", 0) == 0;
+        if (!is_arg) o.where += ": set " + o.key;
+        (is_arg ? arg_sets : plat_sets).push_back(o);
+    }
+    for (const std::string &kv : sets) {
+        size_t eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) fail("--set " + kv + ": expected KEY=VALUE");
+        override o{kv.substr(0, eq), kv.substr(eq + 1), "--set " + kv.substr(0, eq), nullptr};
+        (o.key.rfind("args.", 0) == 0 ? arg_sets : plat_sets).push_back(o);
+    }
+
+    load_platform(s);
+    for (const override &o : plat_sets)
+        set_platform(s, o.key, o.value, o.where, o.node ? at(path, conf_line(o.node)) : "");
+    if (plat_check(s.platform.get(), err, sizeof err) != 0) fail(err);
+    s.cores = (int)conf_num(s.platform.get(), "cores", -1);
+
+    const char *app = text_of(s, "workload.app", "");
+    s.app = app_find(app);
+    if (!s.app) {
+        std::vector<std::string> names;
+        for (const struct app *const *a = app_table; *a; a++) names.push_back((*a)->name);
+        fail_at(path, line_of(s, "workload.app"),
+                strf("unknown app '%s'; known apps: %s", app, join(names, ", ").c_str()));
+    }
+    read_mapping(s);
+
+    s.args = args_defaults(s.app);
+    const struct conf_node *args = conf_get(root, "workload.args");
+    for (size_t i = 0; i < conf_len(args); i++)
+        args_set_node(s.args, conf_key(args, i), conf_at(args, i),
+                      at(path, conf_line(conf_at(args, i))));
+    for (const override &o : arg_sets) {
+        std::string name = o.key.substr(5);
+        if (o.node)
+            args_set_node(s.args, name.c_str(), o.node, o.where);
+        else
+            args_set_text(s.args, name.c_str(), o.value);
+        s.overrides.push_back(o.key + "=" + o.value);
+    }
+    args_finish(s.args, at(path, line_of(s, "workload")));
+
+    read_references(s);
+    read_plots(s);
+    return s;
+}

@@ -1,0 +1,59 @@
+// scenario.h -- a scenario file, loaded and validated against its platform
+// and app (docs/scenarios.md describes the format).
+#ifndef IPCSIM_RUNNER_SCENARIO_H
+#define IPCSIM_RUNNER_SCENARIO_H
+
+#include "args.h"
+#include "confptr.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+// A `reference:` entry: paper points of one series.
+struct ref_series {
+    struct point {
+        std::string x;
+        double value;
+        int line;
+    };
+    std::string series, source;
+    bool has_tolerance = false; // without tolerance_pct the points are shown, never judged
+    double tolerance_pct = 0;
+    std::vector<point> points; // in file order
+    int line = 0;
+};
+
+// A `plots:` entry.
+struct plot_spec {
+    std::string id, title, xlabel, ylabel;
+    std::vector<std::string> series; // empty: every series of the run
+    bool logx = false, logy = false;
+    int line = 0;
+};
+
+struct scenario {
+    std::string file;        // as given on the command line
+    std::string stem, group; // "pingpong", "tutorial"
+    std::string title, description;
+    std::string platform_name;          // the `platform:` value
+    std::string platform_file;          // where it was found
+    std::vector<std::string> overrides; // "key=value" applied, scenario set: then --set
+    conf_ptr doc;                       // the scenario file
+    conf_ptr platform;                  // the platform file, overrides applied
+    int cores = -1;                     // the platform's `cores`, -1 if it has none
+    const struct app *app = nullptr;
+    std::vector<std::pair<std::string, int>> mapping; // role -> core, in the app's role order
+    arg_set args;
+    std::vector<ref_series> refs;
+    std::vector<plot_spec> plots;
+
+    const ref_series *ref_of(const std::string &series) const;
+};
+
+// Load the scenario at path, its platform, and apply `set:` then `sets`
+// ("KEY=VALUE" from --set, in command-line order). Everything is validated
+// here, before anything runs; errors throw cli_error ("FILE:LINE: ...").
+scenario scenario_load(const std::string &path, const std::vector<std::string> &sets);
+
+#endif

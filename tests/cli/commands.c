@@ -1,0 +1,124 @@
+/* commands.c -- help, list and apps. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+START_TEST(help_names_every_command)
+{
+    const char *forms[] = {"--help", "-h"};
+    for (int i = 0; i < 2; i++) {
+        struct cli_out r = cli_run("%s", forms[i]);
+        ck_assert_int_eq(r.status, 0);
+        const char *cmds[] = {"run FILE", "list",      "apps",    "report --out DIR",
+                              "--set",    "--backend", "--check", "--plot",
+                              "--trace",  "--seed",    "--out"};
+        for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
+            ck_assert_msg(strstr(r.out, cmds[c]), "--help does not mention %s:\n%s", cmds[c],
+                          r.out);
+    }
+    cli_done();
+}
+END_TEST
+
+START_TEST(each_command_has_help)
+{
+    const char *cmds[] = {"run", "list", "apps", "report"};
+    for (size_t c = 0; c < 4; c++) {
+        struct cli_out r = cli_run("%s --help", cmds[c]);
+        ck_assert_int_eq(r.status, 0);
+        char want[64];
+        snprintf(want, sizeof want, "usage: ipcsim %s", cmds[c]);
+        ck_assert_msg(strstr(r.out, want), "%s --help:\n%s", cmds[c], r.out);
+    }
+    cli_done();
+}
+END_TEST
+
+START_TEST(bad_command_lines_exit_2)
+{
+    struct cli_out r = cli_run("%s", "");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "usage: ipcsim"));
+    r = cli_run("frobnicate");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "unknown command 'frobnicate'"));
+    r = cli_run("run");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "missing scenario FILE"));
+    r = cli_run("run tests/cli/data/small.yaml --bogus");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "unknown option '--bogus'"));
+    r = cli_run("run tests/cli/data/small.yaml --backend fpga");
+    ck_assert_int_eq(r.status, 2);
+    r = cli_run("run tests/cli/data/small.yaml --seed x1");
+    ck_assert_int_eq(r.status, 2);
+    r = cli_run("run %s/none.yaml", cli_tmp());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "none.yaml: cannot open"));
+    cli_done();
+}
+END_TEST
+
+/* The line "name  title" of a listing (names are padded to align the
+ * titles: two spaces or more); NULL if there is none. */
+static const char *listed(const char *out, const char *name, const char *title)
+{
+    for (const char *line = out; line && *line;
+         line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        size_t n = strlen(name);
+        if (strncmp(line, name, n) != 0 || strncmp(line + n, "  ", 2) != 0) continue;
+        const char *t = line + n;
+        while (*t == ' ') t++;
+        if (strncmp(t, title, strlen(title)) == 0 && t[strlen(title)] == '\n') return line;
+    }
+    return NULL;
+}
+
+START_TEST(list_shows_group_stem_and_title)
+{
+    const char *t = cli_tmp();
+    cli_write("title: First one\n", "%s/scen/alpha/one.yaml", t);
+    cli_write("title: \"Second: two\"\n", "%s/scen/beta/two.yaml", t);
+    cli_write("not a scenario\n", "%s/scen/beta/notes.txt", t);
+    struct cli_out r = cli_run("list '%s/scen'", t);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_int_eq(cli_lines(r.out), 2);
+    ck_assert_msg(listed(r.out, "alpha/one", "First one") == r.out, "%s", r.out);
+    ck_assert_msg(listed(r.out, "beta/two", "Second: two"), "%s", r.out);
+
+    /* Without DIR: the repo's own scenarios, the tutorial among them. */
+    r = cli_run("list");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(listed(r.out, "tutorial/pingpong", "Bare DMA ping-pong on the ideal platform"),
+                  "%s", r.out);
+    cli_done();
+}
+END_TEST
+
+START_TEST(apps_lists_roles_and_args)
+{
+    struct cli_out r = cli_run("apps");
+    ck_assert_int_eq(r.status, 0);
+    const char *want[] = {"pingpong",
+                          "roles: ping, pong",
+                          "sizes",
+                          "int list",
+                          "[4, 16, 64, 256, 1024, 4096, 16384, 65536]",
+                          "reps",
+                          "warmup"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(strstr(r.out, want[i]), "apps does not show %s:\n%s", want[i], r.out);
+    cli_done();
+}
+END_TEST
+
+void cli_register_commands(void)
+{
+    Suite *s = harness_suite("cli");
+    tcase_add_test(harness_tcase(s, "help"), help_names_every_command);
+    tcase_add_test(harness_tcase(s, "command_help"), each_command_has_help);
+    tcase_add_test(harness_tcase(s, "bad_command_lines"), bad_command_lines_exit_2);
+    tcase_add_test(harness_tcase(s, "list"), list_shows_group_stem_and_title);
+    tcase_add_test(harness_tcase(s, "apps"), apps_lists_roles_and_args);
+}

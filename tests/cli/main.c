@@ -1,0 +1,10 @@
+/* main.c -- the CLI tests: the ipcsim binary run as a subprocess. */
+#include "cli.h"
+
+void tests_register(void)
+{
+    cli_register_commands();
+    cli_register_run();
+    cli_register_errors();
+    cli_register_report();
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# install.sh -- copy the built tree to $PREFIX (called by `make install`).
+#   include/ipcsim/*.h, lib/libipcsim*.a, bin/ipcsim,
+#   share/ipcsim/{platforms,scenarios}, lib/pkgconfig/ipcsim*.pc
+set -euo pipefail
+: "${PREFIX:?}" "${BUILD:=build}"
+cd "$(dirname "$0")/.."
+dest="${DESTDIR:-}$PREFIX"
+install -d "$dest/include/ipcsim" "$dest/lib/pkgconfig" "$dest/bin" \
+    "$dest/share/ipcsim/platforms" "$dest/share/ipcsim/scenarios"
+install -m 644 include/ipcsim/*.h "$dest/include/ipcsim/"
+install -m 644 "$BUILD"/lib/libipcsim*.a "$dest/lib/"
+install -m 755 "$BUILD/ipcsim" "$dest/bin/"
+install -m 644 platforms/*.yaml "$dest/share/ipcsim/platforms/"
+(cd scenarios && find . -name '*.yaml' -exec install -D -m 644 {} "$dest/share/ipcsim/scenarios/{}" \;)
+
+# ipcsim: the platform interface on the native backend -- what a C program
+# built against an IPC library needs. ipcsim-sim: plus the SystemC backend,
+# the platform files and plat_run() (run.h).
+version=$(git describe --always --dirty 2>/dev/null || echo 0)
+cat > "$dest/lib/pkgconfig/ipcsim.pc" <<PC
+prefix=$PREFIX
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: ipcsim
+Description: ipcsim platform interface (native POSIX backend)
+Version: $version
+Cflags: -I\${includedir}
+Libs: -L\${libdir} -lipcsim -lpthread
+PC
+cat > "$dest/lib/pkgconfig/ipcsim-sim.pc" <<PC
+prefix=$PREFIX
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: ipcsim-sim
+Description: ipcsim runs on both backends: SystemC/TLM-2.0 models and native
+Version: $version
+Requires: systemc yaml-0.1
+Cflags: -I\${includedir}
+Libs: -L\${libdir} -lipcsim_sim -lipcsim_conf -lipcsim -lstdc++ -lpthread -lm
+PC
+echo "installed to $dest"
