@@ -313,6 +313,21 @@ const char *type_name(conf_type t)
     return "?";
 }
 
+// Edit distance, for "did you mean".
+size_t distance(const std::string &a, const std::string &b)
+{
+    std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); j++) prev[j] = j;
+    for (size_t i = 1; i <= a.size(); i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= b.size(); j++)
+            cur[j] = std::min(std::min(prev[j] + 1, cur[j - 1] + 1),
+                              prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1));
+        prev.swap(cur);
+    }
+    return prev[b.size()];
+}
+
 // Walks a subtree against the rules; the first problem wins.
 class checker
 {
@@ -457,20 +472,6 @@ class checker
         return best.empty() ? "" : " (did you mean '" + best + "'?)";
     }
 
-    static size_t distance(const std::string &a, const std::string &b)
-    {
-        std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-        for (size_t j = 0; j <= b.size(); j++) prev[j] = j;
-        for (size_t i = 1; i <= a.size(); i++) {
-            cur[0] = i;
-            for (size_t j = 1; j <= b.size(); j++)
-                cur[j] = std::min(std::min(prev[j] + 1, cur[j - 1] + 1),
-                                  prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1));
-            prev.swap(cur);
-        }
-        return prev[b.size()];
-    }
-
     const conf &c_;
     char *err_;
     size_t errlen_;
@@ -599,9 +600,15 @@ int conf_set_at(struct conf *c, const char *path, const char *value, const char 
     for (size_t i = 0; i < paths.size(); i++)
         if (paths[i] == path) n = const_cast<conf_node *>(nodes[i]);
     if (!n) {
-        std::string all;
-        for (size_t i = 0; i < paths.size(); i++) all += (i ? ", " : "") + paths[i];
-        fail(err, errlen, "unknown key; valid keys are: %s", all.c_str());
+        std::string all, best;
+        size_t best_d = 3;
+        for (size_t i = 0; i < paths.size(); i++) {
+            all += (i ? ", " : "") + paths[i];
+            size_t d = distance(paths[i], path);
+            if (d < best_d) best_d = d, best = paths[i];
+        }
+        std::string hint = best.empty() ? "" : " (did you mean '" + best + "'?)";
+        fail(err, errlen, "unknown key%s; valid keys are: %s", hint.c_str(), all.c_str());
         return -1;
     }
     if (n->kind == CONF_SCALAR) {

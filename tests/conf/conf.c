@@ -110,6 +110,10 @@ START_TEST(set_scalars_and_lists)
     ck_assert_str_eq(err, "expects a number (the file has 2), got 'many'");
     ck_assert_int_eq(conf_set(c, "core.caps", "cas", err, sizeof err), -1);
     ck_assert_msg(strstr(err, "expects a list"), "%s", err);
+    ck_assert_int_eq(conf_set(c, "core.clok_mhz", "1", err, sizeof err), -1);
+    ck_assert_msg(
+        strncmp(err, "unknown key (did you mean 'core.clock_mhz'?); valid keys are: ", 62) == 0,
+        "%s", err);
     ck_assert_int_eq(conf_set(c, "core.clock", "1", err, sizeof err), -1);
     ck_assert_msg(
         strncmp(err, "unknown key; valid keys are: platform, cores, core.clock_mhz", 60) == 0, "%s",
