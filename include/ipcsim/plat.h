@@ -211,7 +211,10 @@ uint64_t plat_fetch_add64(uint64_t *p, uint64_t delta);
 int plat_poll64(const uint64_t *p, uint64_t old, uint64_t timeout_ns);
 
 /* Copy n bytes with the calling core's loads and stores (timed by where src
- * and dst live; wakes pollers of dst). dst and src must not overlap. */
+ * and dst live; wakes pollers of dst). dst and src must not overlap. Like a
+ * DMA transfer, a copy is not word-atomic: a core polling a word of dst sees
+ * it change, but one that needs all of dst should wait for a plat_store64
+ * made after the copy. */
 void plat_copy(void *dst, const void *src, size_t n);
 
 /* ------------------------------------------------------------------------ */

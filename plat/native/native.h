@@ -113,8 +113,7 @@ struct plat_stream {
 
 /* ---- memory (mem.c) ------------------------------------------------------ */
 
-/* memcpy for memory another core may poll (plat_copy, DMA): whole aligned
- * words are stored atomically. */
+/* The copy of plat_copy and DMA: memcpy (word-atomic under TSan). */
 void nat_move(void *dst, const void *src, size_t n);
 
 /* Zeroed memory aligned to max(align, 16); NULL if align is not a power of
