@@ -5,6 +5,7 @@
 #                   then the native threaded tests under TSan
 #   make results    rerun every scenario into results/, plots and REPORT.md
 #   make bench      run every build/bench/* into results/bench/<name>.csv
+#   make footprint  code and data bytes of mcapi_ref's layers built with -Os
 #   make deps       install the Debian packages (idempotent)
 #   make install PREFIX=/usr/local
 #   make clean
@@ -25,7 +26,7 @@ SAN_asan := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 SAN_tsan := -fsanitize=thread
 SANFLAGS := $(SAN_$(SAN))
 
-CPPFLAGS += -Iinclude -MMD -MP
+CPPFLAGS += -Iinclude -Imcapi_ref/include -MMD -MP
 CFLAGS += -std=c11 $(WARN) $(OPT) $(SANFLAGS) -fPIC
 CXXFLAGS += -std=c++17 $(WARN) $(OPT) $(SANFLAGS) -fPIC
 LDFLAGS += $(SANFLAGS)
@@ -35,6 +36,8 @@ LDLIBS += -lyaml -lpthread -lm
 # ---- sources -----------------------------------------------------------------
 
 LIB_SRC := plat/plat.c $(wildcard plat/native/*.c)
+MCAPI_SRC := $(wildcard mcapi_ref/*/*.c)
+EXAMPLE_SRC := $(wildcard apps/examples/*.c)
 CONF_SRC := $(wildcard conf/*.cpp)
 SIM_SRC := $(wildcard plat/sim/*.cpp) $(wildcard models/*.cpp) $(wildcard models/*/*.cpp)
 APPS_SRC := $(wildcard apps/*.c)
@@ -50,26 +53,29 @@ obj = $(patsubst %,$(BUILD)/obj/%.o,$(basename $(1)))
 # share a base name, or one would silently replace the other.
 dupes = $(strip $(foreach n,$(sort $(notdir $(basename $(1)))),\
     $(if $(filter-out 1,$(words $(filter %/$(n),$(basename $(1))))),$(n))))
-$(foreach l,LIB_SRC CONF_SRC SIM_SRC APPS_SRC,$(if $(call dupes,$($(l))),\
+$(foreach l,LIB_SRC MCAPI_SRC CONF_SRC SIM_SRC APPS_SRC,$(if $(call dupes,$($(l))),\
     $(error $(l): sources share a base name: $(call dupes,$($(l))))))
 
 LIB := $(BUILD)/lib/libipcsim.a
+MCAPI_LIB := $(BUILD)/lib/libmcapi.a
 CONF_LIB := $(BUILD)/lib/libipcsim_conf.a
 SIM_LIB := $(BUILD)/lib/libipcsim_sim.a
 APPS_LIB := $(BUILD)/lib/libipcsim_apps.a
 IPCSIM := $(BUILD)/ipcsim
 BENCHES := $(patsubst bench/%,$(BUILD)/bench/%,$(basename $(BENCH_SRC)))
+EXAMPLES := $(patsubst apps/examples/%,$(BUILD)/examples/%,$(basename $(EXAMPLE_SRC)))
 TESTS := $(addprefix $(BUILD)/tests/,$(TEST_DIRS))
 
 # Everything a run needs, in link order (apps call libraries call plat).
-RUN_LIBS := $(APPS_LIB) $(SIM_LIB) $(CONF_LIB) $(LIB)
+RUN_LIBS := $(APPS_LIB) $(MCAPI_LIB) $(SIM_LIB) $(CONF_LIB) $(LIB)
 RUN_LDLIBS := $(SYSTEMC_LIBS) $(LDLIBS)
 
-.PHONY: all test test-run lint results bench deps deps-ok install clean format
+.PHONY: all test test-run lint results bench deps deps-ok install clean format footprint
 # Keep object files make considers intermediate (test objects), so nothing rebuilds twice.
 .SECONDARY:
 .DEFAULT_GOAL := all
-all: $(LIB) $(CONF_LIB) $(SIM_LIB) $(APPS_LIB) $(IPCSIM) $(BENCHES) $(TESTS)
+all: $(LIB) $(MCAPI_LIB) $(CONF_LIB) $(SIM_LIB) $(APPS_LIB) $(IPCSIM) $(BENCHES) $(EXAMPLES) \
+    $(TESTS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -80,6 +86,7 @@ $(BUILD)/obj/%.o: %.cpp
 	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
 
 $(LIB): $(call obj,$(LIB_SRC))
+$(MCAPI_LIB): $(call obj,$(MCAPI_SRC))
 $(CONF_LIB): $(call obj,$(CONF_SRC))
 $(SIM_LIB): $(call obj,$(SIM_SRC))
 $(APPS_LIB): $(call obj,$(APPS_SRC))
@@ -90,9 +97,21 @@ $(BUILD)/lib/%.a:
 $(IPCSIM): $(call obj,$(RUNNER_SRC)) $(RUN_LIBS)
 	$(CXX) $(LDFLAGS) -o $@ $(call obj,$(RUNNER_SRC)) $(RUN_LIBS) $(RUN_LDLIBS)
 
-$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(RUN_LIBS)
+# C benchmarks measure the libraries natively, as a user program links them
+# (no SystemC); C++ ones may start simulations (plat_run).
+BENCH_C := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+BENCH_CXX := $(patsubst bench/%.cpp,$(BUILD)/bench/%,$(wildcard bench/*.cpp))
+$(BENCH_C): $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(MCAPI_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(MCAPI_LIB) $(LIB) -lpthread -lm
+$(BENCH_CXX): $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(RUN_LIBS)
 	@mkdir -p $(@D)
 	$(CXX) $(LDFLAGS) -o $@ $< $(RUN_LIBS) $(RUN_LDLIBS)
+
+# Stand-alone MCAPI programs: plain C on the native backend, as a user builds them.
+$(BUILD)/examples/%: $(BUILD)/obj/apps/examples/%.o $(MCAPI_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(MCAPI_LIB) $(LIB) -lpthread
 
 # One test program per folder of tests/ (Check).
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm)
@@ -158,6 +177,9 @@ bench: all
 	    mv results/bench/$$(basename $$b).csv.tmp results/bench/$$(basename $$b).csv && \
 	    cat results/bench/$$(basename $$b).csv || exit 1; \
 	done
+
+footprint:
+	@tools/footprint.sh
 
 # ---- install -----------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # install.sh -- copy the built tree to $PREFIX (called by `make install`).
-#   include/ipcsim/*.h, lib/libipcsim*.a, bin/ipcsim,
+#   include/ipcsim/*.h, include/mcapi/*.h, lib/lib*.a, bin/ipcsim,
 #   share/ipcsim/{platforms,scenarios}, lib/pkgconfig/ipcsim*.pc
 set -euo pipefail
 : "${PREFIX:?}" "${BUILD:=build}"
@@ -9,7 +9,9 @@ dest="${DESTDIR:-}$PREFIX"
 install -d "$dest/include/ipcsim" "$dest/lib/pkgconfig" "$dest/bin" \
     "$dest/share/ipcsim/platforms" "$dest/share/ipcsim/scenarios"
 install -m 644 include/ipcsim/*.h "$dest/include/ipcsim/"
-install -m 644 "$BUILD"/lib/libipcsim*.a "$dest/lib/"
+install -d "$dest/include/mcapi"
+install -m 644 mcapi_ref/include/*.h "$dest/include/mcapi/"
+install -m 644 "$BUILD"/lib/libipcsim*.a "$BUILD"/lib/libmcapi.a "$dest/lib/"
 install -m 755 "$BUILD/ipcsim" "$dest/bin/"
 install -m 644 platforms/*.yaml "$dest/share/ipcsim/platforms/"
 (cd scenarios && find . -name '*.yaml' -exec install -D -m 644 {} "$dest/share/ipcsim/scenarios/{}" \;)
@@ -40,5 +42,18 @@ Version: $version
 Requires: systemc yaml-0.1
 Cflags: -I\${includedir}
 Libs: -L\${libdir} -lipcsim_sim -lipcsim_conf -lipcsim -lstdc++ -lpthread -lm
+PC
+# mcapi: MCAPI 2.0 programs (#include <mcapi.h>) on the native backend.
+cat > "$dest/lib/pkgconfig/mcapi.pc" <<PC
+prefix=$PREFIX
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: mcapi
+Description: MCAPI 2.0 (ipcsim mcapi_ref) on the ipcsim platform interface
+Version: $version
+Requires: ipcsim
+Cflags: -I\${includedir}/mcapi
+Libs: -L\${libdir} -lmcapi
 PC
 echo "installed to $dest"

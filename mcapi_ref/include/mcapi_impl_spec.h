@@ -1,0 +1,127 @@
+/*
+ * mcapi_impl_spec.h -- what MCAPI 2.0 leaves to the implementation: ipcsim's.
+ *
+ * Types of the handles, the implementation limits, initialisation
+ * parameters. Every limit below is exact: the (N+1)-th element fails with
+ * the status named beside it, the N-th succeeds (docs/mcapi.md).
+ */
+#ifndef MCAPI_IMPL_SPEC_H
+#define MCAPI_IMPL_SPEC_H
+
+#include "mca.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Handles: 32-bit scalars, comparable with ==. ---------------------- */
+
+/* An endpoint: its slot in the domain's endpoint table and a generation
+ * that changes when the slot is reused, so a deleted endpoint's handle is
+ * recognised as such (MCAPI_ERR_ENDP_INVALID). 0 is never a valid handle. */
+typedef mca_uint32_t mcapi_endpoint_t;
+typedef mca_uint32_t mcapi_pktchan_recv_hndl_t;
+typedef mca_uint32_t mcapi_pktchan_send_hndl_t;
+typedef mca_uint32_t mcapi_sclchan_recv_hndl_t;
+typedef mca_uint32_t mcapi_sclchan_send_hndl_t;
+/* A request: an entry of the calling node's request table (plus a
+ * generation). The caller owns the storage of the handle. */
+typedef mca_uint32_t mcapi_request_t;
+
+/* ---- Ranges of identifiers (specification names). --------------------- */
+
+#define MCAPI_MAX_DOMAIN 3 /* domains 0..3 */
+#define MCAPI_MAX_NODE 63  /* nodes 0..63 in each domain */
+#define MCAPI_MIN_PORT 0   /* ports MCAPI_MIN_PORT..MCAPI_MAX_PORT */
+#define MCAPI_MAX_PORT 1023
+#define MCAPI_NUM_RESERVED_PORTS 0 /* no port is reserved */
+#define MCAPI_MAX_MESSAGE_SIZE MCAPI_MAX_MSG_SIZE
+#define MCAPI_MAX_PACKET_SIZE MCAPI_MAX_PKT_SIZE
+#define MCAPI_MIN_PRORITY MCAPI_MAX_PRIORITY /* (sic) the lowest priority */
+
+/* ---- Implementation limits (exact). ------------------------------------ */
+
+#define MCA_MAX_DOMAINS (MCAPI_MAX_DOMAIN + 1)
+#define MCA_MAX_NODES (MCAPI_MAX_NODE + 1)
+/* Largest message: larger sends fail with MCAPI_ERR_MSG_SIZE. */
+#define MCAPI_MAX_MSG_SIZE 1024
+/* Largest packet: larger sends fail with MCAPI_ERR_PKT_SIZE. */
+#define MCAPI_MAX_PKT_SIZE 65536
+/* Endpoints one node may own at once: the next create fails with
+ * MCAPI_ERR_MEM_LIMIT. */
+#define MCAPI_MAX_ENDPOINTS 32
+/* Messages, packets or scalars queued at one receiving endpoint: with the
+ * queue full a blocking send waits (its timeout gives MCAPI_TIMEOUT), a
+ * non-blocking send stays MCAPI_PENDING, and with the endpoint attribute
+ * MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT the send fails with MCAPI_ERR_MEM_LIMIT. */
+#define MCAPI_MAX_QUEUE_ELEMENTS 64
+/* Priorities 0 (highest, MCAPI_MAX_PRORITY) .. MCAPI_MAX_PRIORITY (lowest);
+ * a larger value fails with MCAPI_ERR_PRIORITY. */
+#define MCAPI_MAX_PRIORITY 7
+/* Outstanding requests of one node: the next _i call fails with
+ * MCAPI_ERR_REQUEST_LIMIT. */
+#define MCAPI_MAX_REQUESTS 128
+/* Channels (packet and scalar) connected at once in a domain: the next
+ * connect fails with MCAPI_ERR_MEM_LIMIT. */
+#define MCAPI_MAX_CHANNELS 64
+/* Outstanding endpoint gets of one endpoint: the next get fails with
+ * MCAPI_ERR_ENDP_GET_LIMIT. */
+#define MCAPI_MAX_ENDPOINT_GETS 255
+/* Buffers of a domain, shared by all its endpoints. Messages take a message
+ * buffer, packets a packet buffer, from the moment they are sent until they
+ * are received (messages) or released (packets, mcapi_pktchan_release). With
+ * none free a send behaves as with a full queue. */
+#define MCAPI_MAX_MSG_BUFFERS 512
+#define MCAPI_MAX_PKT_BUFFERS 64
+
+/* Timeouts (mcapi_timeout_t, MCAPI_ENDP_ATTR_TIMEOUT) count milliseconds. */
+#define MCAPI_TIMEOUT_UNIT_NS 1000000u
+
+/* ---- Node attributes (mcapi_node_init_attributes / _set_attribute). ---- */
+
+typedef struct {
+    mca_uint_t type;    /* MCAPI_NODE_ATTR_TYPE; MCAPI_NODE_ATTR_TYPE_REGULAR */
+    mca_uint32_t magic; /* set by mcapi_node_init_attributes */
+} mcapi_node_attributes_t;
+
+/* ---- Initialisation parameters (mcapi_initialize's init_parameters). ----
+ *
+ * NULL (or zero fields) gives the defaults: the domain's nodes are threads
+ * of this program sharing one region of memory. */
+
+/* Where the transport sends what is addressed to a node. */
+enum mcapi_route_kind {
+    MCAPI_ROUTE_SHM,  /* a regular node: shared-memory queues (the default) */
+    MCAPI_ROUTE_ACCEL /* a virtual node: a fixed-function block (plat_accel) */
+};
+
+/* One line of the static mapping: moving a node means editing its line. */
+struct mcapi_route {
+    mca_domain_t domain;
+    mca_node_t node;
+    enum mcapi_route_kind kind;
+    const char *device; /* MCAPI_ROUTE_ACCEL: the accelerator's name */
+};
+
+typedef struct {
+    /* The shared region holding the domain's endpoints, queues and buffers.
+     * NULL: a region private to this program (threads). A name starting
+     * with '/' is shared by the processes of the host that use it (every
+     * node of a domain must give the same name). The environment variable
+     * MCAPI_SHM, when set, supplies this name for programs that pass NULL. */
+    const char *shm_name;
+    /* Extra routes: virtual nodes of the domain. */
+    const struct mcapi_route *routes;
+    unsigned nroutes;
+} mcapi_param_t;
+
+/* Implementation information returned through mcapi_info_t. */
+#define MCAPI_ORG_ID 0x1C5        /* ipcsim (unassigned; informative only) */
+#define MCAPI_IMPL_VERSION 0x1000 /* 1.000 */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

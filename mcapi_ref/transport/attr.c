@@ -1,0 +1,236 @@
+/*
+ * transport/attr.c -- endpoint and node attributes.
+ *
+ * An attribute is read or written whole, with exactly the size of its type
+ * in mcapi.h. Numbers past MCAPI_ENDP_ATTR_END are unknown
+ * (MCAPI_ERR_ATTR_NUM), except the organisations' ranges
+ * (mcapi_start_endp_attribute), none of which this implementation has
+ * (MCAPI_ERR_ATTR_NOTSUPPORTED). Only the owner changes an endpoint's
+ * attributes, and while the endpoint is connected only its timeout: the
+ * others decide whether a channel may connect and how it behaves.
+ */
+#include "db.h"
+#include "handle.h"
+
+#include <string.h>
+
+static const size_t sizes[MCAPI_ENDP_ATTR_END] = {
+    [MCAPI_ENDP_ATTR_TYPE] = sizeof(mcapi_endp_attr_type_t),
+    [MCAPI_ENDP_ATTR_GET_COUNT] = sizeof(mcapi_endp_attr_get_count_t),
+    [MCAPI_ENDP_ATTR_GET_SOURCE] = sizeof(mcapi_endp_attr_get_source_t),
+    [MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE] = sizeof(mcapi_endp_attr_max_payload_size_t),
+    [MCAPI_ENDP_ATTR_BUFFER_TYPE] = sizeof(mcapi_endp_attr_buffer_type_t),
+    [MCAPI_ENDP_ATTR_MEMORY_TYPE] = sizeof(mcapi_endp_attr_memory_type_t),
+    [MCAPI_ENDP_ATTR_NUM_PRIORITIES] = sizeof(mcapi_endp_attr_num_priorities_t),
+    [MCAPI_ENDP_ATTR_PRIORITY] = sizeof(mcapi_endp_attr_priority_t),
+    [MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS] = sizeof(mcapi_endp_attr_num_send_buffers_t),
+    [MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS] = sizeof(mcapi_endp_attr_num_recv_buffers_t),
+    [MCAPI_ENDP_ATTR_ENDP_STATUS] = sizeof(mcapi_endp_attr_status_t),
+    [MCAPI_ENDP_ATTR_TIMEOUT] = sizeof(mcapi_endp_attr_timeout_t),
+};
+
+/* What a number past the defined ones gets. */
+static mcapi_status_t unknown(mcapi_uint_t num)
+{
+    return num >= (mcapi_uint_t)mcapi_start_endp_attribute(MCA_ORG_ID_PSI) &&
+                   num < (mcapi_uint_t)mcapi_end_endp_attribute(MCA_ORG_ID_TBA)
+               ? MCAPI_ERR_ATTR_NOTSUPPORTED
+               : MCAPI_ERR_ATTR_NUM;
+}
+
+/* Every endpoint attribute at one instant. */
+struct snap {
+    mcapi_endp_attr_type_t type;
+    mcapi_endp_attr_get_count_t gets;
+    mcapi_endp_attr_get_source_t source;
+    mcapi_endp_attr_max_payload_size_t max_payload;
+    mcapi_endp_attr_buffer_type_t buffer_type;
+    mcapi_endp_attr_memory_type_t memtype;
+    mcapi_endp_attr_num_priorities_t nprio;
+    mcapi_endp_attr_priority_t prio;
+    mcapi_endp_attr_num_send_buffers_t send_bufs;
+    mcapi_endp_attr_num_recv_buffers_t recv_bufs;
+    mcapi_endp_attr_status_t status;
+    mcapi_endp_attr_timeout_t timeout;
+};
+
+static void defaults(struct snap *s)
+{
+    memset(s, 0, sizeof *s);
+    s->type = MCAPI_ENDP_ATTR_TYPE_MESSAGE;
+    s->source.domain_id = MCAPI_DOMAIN_INVALID;
+    s->source.node_id = MCAPI_NODE_INVALID;
+    s->max_payload = MCAPI_MAX_MSG_SIZE;
+    s->buffer_type = MCAPI_ENDP_ATTR_FIFO_BUFFER;
+    s->memtype = MCAPI_ENDP_ATTR_LOCAL_MEMORY | MCAPI_ENDP_ATTR_BLOCK_ON_MEM_LIMIT;
+    s->nprio = MCAPI_MAX_PRIORITY + 1;
+    s->prio = MCAPI_MAX_PRORITY;
+    s->recv_bufs = MCAPI_MAX_QUEUE_ELEMENTS;
+    s->timeout = MCAPI_TIMEOUT_INFINITE;
+}
+
+/* Endpoint e's attributes (its lock held). */
+static void take(struct tp_node *tp, const struct db_endp *e, struct snap *s)
+{
+    struct db *db = tp->db;
+    const struct db_queue *q = &e->q;
+    bool pkt = false;
+    defaults(s);
+    s->gets = e->gets;
+    s->source.domain_id = e->get_dom;
+    s->source.node_id = e->get_node;
+    s->max_payload = e->max_payload;
+    s->memtype = e->memtype;
+    s->prio = e->priority;
+    s->timeout = e->timeout;
+    if (e->opening) s->status |= MCAPI_ENDP_ATTR_STATUS_OPEN_PENDING;
+    if (e->chopen) s->status |= MCAPI_ENDP_ATTR_STATUS_OPEN;
+    if (e->chan >= 0) {
+        struct db_chan *c = &db->chan[e->chan];
+        drv_shm_lock(&c->lock);
+        pkt = c->type == TP_PKT;
+        s->type = pkt ? MCAPI_ENDP_ATTR_TYPE_PKTCHAN : MCAPI_ENDP_ATTR_TYPE_SCLCHAN;
+        /* The second group of flags shares the first's values: the high
+         * half (mcapi.h). */
+        s->status |=
+            MCAPI_ENDP_ATTR_STATUS_CONNECTED |
+            (pkt ? MCAPI_ENDP_ATTR_STATUS_PKTCHAN : MCAPI_ENDP_ATTR_STATUS_SCLCHAN) << 16 |
+            (e->dir == TP_SEND ? MCAPI_ENDP_ATTR_STATUS_SEND : MCAPI_ENDP_ATTR_STATUS_RECEIVE)
+                << 16;
+        if (e->dir == TP_RECV) q = &c->q;
+        s->recv_bufs = MCAPI_MAX_QUEUE_ELEMENTS - q->count - q->reserved;
+        drv_shm_unlock(&c->lock);
+    } else {
+        s->recv_bufs = MCAPI_MAX_QUEUE_ELEMENTS - q->count - q->reserved;
+    }
+    s->send_bufs = (mcapi_int_t)tp_pool_free(pkt ? &db->pkt : &db->msg);
+}
+
+static void put(const struct snap *s, mcapi_uint_t num, void *attr)
+{
+    const void *from[MCAPI_ENDP_ATTR_END] = {
+        [MCAPI_ENDP_ATTR_TYPE] = &s->type,
+        [MCAPI_ENDP_ATTR_GET_COUNT] = &s->gets,
+        [MCAPI_ENDP_ATTR_GET_SOURCE] = &s->source,
+        [MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE] = &s->max_payload,
+        [MCAPI_ENDP_ATTR_BUFFER_TYPE] = &s->buffer_type,
+        [MCAPI_ENDP_ATTR_MEMORY_TYPE] = &s->memtype,
+        [MCAPI_ENDP_ATTR_NUM_PRIORITIES] = &s->nprio,
+        [MCAPI_ENDP_ATTR_PRIORITY] = &s->prio,
+        [MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS] = &s->send_bufs,
+        [MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS] = &s->recv_bufs,
+        [MCAPI_ENDP_ATTR_ENDP_STATUS] = &s->status,
+        [MCAPI_ENDP_ATTR_TIMEOUT] = &s->timeout,
+    };
+    memcpy(attr, from[num], sizes[num]);
+}
+
+mcapi_status_t tp_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num, void *attr,
+                           size_t size)
+{
+    int slot = tp_endp_slot(tp, ep);
+    struct snap s;
+    if (slot < 0) return MCAPI_ERR_ENDP_INVALID;
+    if (slot >= DB_SLOTS) {
+        if (tp_own_check(tp, ep) == MCAPI_ERR_ENDP_INVALID) return MCAPI_ERR_ENDP_INVALID;
+        defaults(&s);
+        s.send_bufs = (mcapi_int_t)tp_pool_free(&tp->db->msg);
+    } else {
+        struct db_endp *e = &tp->db->endp[slot];
+        drv_shm_lock(&e->lock);
+        bool ok = e->ident == ep;
+        if (ok) take(tp, e, &s);
+        drv_shm_unlock(&e->lock);
+        if (!ok) return MCAPI_ERR_ENDP_INVALID;
+    }
+    if (num >= MCAPI_ENDP_ATTR_END) return unknown(num);
+    if (size != sizes[num]) return MCAPI_ERR_ATTR_SIZE;
+    put(&s, num, attr);
+    return MCAPI_SUCCESS;
+}
+
+/* A value num may take. */
+static bool valid(mcapi_uint_t num, const void *attr)
+{
+    mcapi_uint_t u;
+    mcapi_int_t i;
+    switch (num) {
+    case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
+        memcpy(&i, attr, sizeof i);
+        return i > 0 && i <= MCAPI_MAX_PKT_SIZE;
+    case MCAPI_ENDP_ATTR_BUFFER_TYPE:
+        memcpy(&u, attr, sizeof u);
+        return u == MCAPI_ENDP_ATTR_FIFO_BUFFER;
+    case MCAPI_ENDP_ATTR_MEMORY_TYPE:
+        memcpy(&u, attr, sizeof u);
+        return (u & 0xffffu) <= MCAPI_ENDP_ATTR_REMOTE_MEMORY &&
+               (u & ~0xffffu & ~(mcapi_uint_t)MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT) == 0;
+    case MCAPI_ENDP_ATTR_PRIORITY:
+        memcpy(&u, attr, sizeof u);
+        return u <= MCAPI_MAX_PRIORITY;
+    default: /* MCAPI_ENDP_ATTR_TIMEOUT: any number of ms */
+        return true;
+    }
+}
+
+mcapi_status_t tp_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num,
+                           const void *attr, size_t size)
+{
+    struct db_endp *e = tp_own_endp(tp, ep);
+    if (!e) return tp_own_check(tp, ep);
+    if (num >= MCAPI_ENDP_ATTR_END) return unknown(num);
+    if (size != sizes[num]) return MCAPI_ERR_ATTR_SIZE;
+    switch (num) {
+    case MCAPI_ENDP_ATTR_TYPE: /* follows from what the endpoint is connected to */
+    case MCAPI_ENDP_ATTR_GET_COUNT:
+    case MCAPI_ENDP_ATTR_GET_SOURCE:
+    case MCAPI_ENDP_ATTR_NUM_PRIORITIES: /* always all of them */
+    case MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS:
+    case MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS:
+    case MCAPI_ENDP_ATTR_ENDP_STATUS:
+        return MCAPI_ERR_ATTR_READONLY;
+    default:
+        break;
+    }
+    if (!valid(num, attr)) return MCAPI_ERR_ATTR_VALUE;
+    mcapi_status_t st = MCAPI_SUCCESS;
+    drv_shm_lock(&e->lock);
+    if (num != MCAPI_ENDP_ATTR_TIMEOUT && e->chan >= 0) {
+        st = MCAPI_ERR_CHAN_CONNECTED;
+    } else {
+        switch (num) {
+        case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
+            memcpy(&e->max_payload, attr, sizeof e->max_payload);
+            break;
+        case MCAPI_ENDP_ATTR_MEMORY_TYPE:
+            memcpy(&e->memtype, attr, sizeof e->memtype);
+            break;
+        case MCAPI_ENDP_ATTR_PRIORITY:
+            memcpy(&e->priority, attr, sizeof e->priority);
+            break;
+        case MCAPI_ENDP_ATTR_TIMEOUT:
+            memcpy(&e->timeout, attr, sizeof e->timeout);
+            break;
+        default: /* MCAPI_ENDP_ATTR_BUFFER_TYPE: FIFO, as it was */
+            break;
+        }
+    }
+    drv_shm_unlock(&e->lock);
+    return st;
+}
+
+mcapi_status_t tp_attr_node(struct tp_node *tp, mcapi_domain_t dom, mcapi_node_t node,
+                            mcapi_uint_t num, void *attr, size_t size)
+{
+    if (dom != tp->dom) return MCAPI_ERR_DOMAIN_INVALID;
+    struct db_node *n = &tp->db->node[node];
+    drv_shm_lock(&n->lock);
+    mcapi_node_attr_type_t type = n->type;
+    bool live = n->state != NODE_FREE;
+    drv_shm_unlock(&n->lock);
+    if (!live) return MCAPI_ERR_NODE_INVALID;
+    if (num >= MCAPI_NODE_ATTR_END) return unknown(num);
+    if (size != sizeof type) return MCAPI_ERR_ATTR_SIZE;
+    memcpy(attr, &type, sizeof type);
+    return MCAPI_SUCCESS;
+}

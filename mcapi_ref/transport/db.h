@@ -1,0 +1,213 @@
+/*
+ * transport/db.h -- the shared-memory transport's database: one region per
+ * domain, shared by every node of the domain.
+ *
+ * The region is plat_shared_map(name): threads of a program map the same
+ * heap block, processes the same POSIX shared memory object ("/..."), and
+ * in simulation it lives in the platform's shared memory. Processes map it
+ * at different addresses, so it holds no pointers: endpoints, channels and
+ * buffers refer to each other by index. Everything in it is static: the
+ * limits of mcapi_impl_spec.h are array sizes, and nothing is allocated
+ * after mcapi_initialize.
+ *
+ * Locking (plat_mutex in the region, PLAT_SHARED_PROCESS for "/..."): one
+ * lock per endpoint (its message queue, identity, attributes, channel
+ * link), per channel (its queue and the state of its two ends), per node
+ * (its port map), per buffer pool, and the domain lock for what changes two
+ * endpoints at once (connect, disconnect, delete) and for node states. Locks
+ * are taken in the order domain, node, endpoint (two only under the domain
+ * lock), channel, pool; no call takes more than one lock on the data path.
+ * Fields an endpoint's owner alone writes (identity, attributes, the open
+ * channel handle) are written under the endpoint lock; the owner reads them
+ * without it, others under it.
+ *
+ * Waking: every node has an event (an event count, plat.h). A node that must
+ * wait for a queue, pool, channel or node table to change sets its bit in
+ * that object's `waiters` under the object's lock; whoever changes the
+ * object takes the mask and notifies those nodes' events after unlocking.
+ */
+#ifndef MCAPI_TRANSPORT_DB_H
+#define MCAPI_TRANSPORT_DB_H
+
+#include "mcapi.h"
+#include "transport.h"
+
+#include "../drivers/shm.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define DB_SLOTS (MCA_MAX_NODES * MCAPI_MAX_ENDPOINTS) /* endpoint table */
+#define DB_NPRIO (MCAPI_MAX_PRIORITY + 1)
+#define DB_DEVICE_LEN 32
+#define DB_READY 0x4d434150494442ull /* "MCAPIDB": the region is initialised */
+#define DB_VERSION 1u
+#define Q_NONE 0xffu
+
+enum db_node_state { NODE_FREE, NODE_REGULAR, NODE_VIRTUAL };
+
+/* One end of a channel. */
+enum db_side {
+    SIDE_CONN = 1, /* connected, not opened */
+    SIDE_OPENING,  /* an open waits for the other end's */
+    SIDE_OPEN,
+    SIDE_CLOSED /* closed, or its endpoint deleted */
+};
+
+/* A queued message, packet or scalar. */
+struct db_entry {
+    uint64_t data; /* buffer index, or the scalar */
+    uint32_t size; /* bytes, or the scalar's width */
+    uint8_t next, prio, pad[2];
+};
+
+/* A receive queue: a list per priority (0 first), FIFO within one. */
+struct db_queue {
+    uint8_t head[DB_NPRIO], tail[DB_NPRIO];
+    uint8_t free, count, reserved, pad;
+    struct db_entry e[MCAPI_MAX_QUEUE_ELEMENTS];
+};
+
+struct db_endp {
+    plat_mutex lock;
+    uint32_t ident; /* the endpoint's handle; 0: the slot is free */
+    uint16_t gen;   /* of the slot: a new endpoint here gets a new handle */
+    uint16_t port;
+    mcapi_timeout_t timeout; /* attributes */
+    uint32_t memtype, priority;
+    int32_t max_payload;
+    uint32_t gets, get_dom, get_node; /* endpoint_get references */
+    int16_t chan;                     /* connected channel, -1 */
+    uint8_t dir;                      /* its end: TP_SEND or TP_RECV */
+    uint8_t opening;                  /* an open request waits */
+    uint8_t chopen;                   /* the owner's end of the channel is open */
+    uint16_t chgen;                   /* generation of channel handles */
+    uint32_t chandle;                 /* the handle the last open gave */
+    uint64_t waiters;
+    struct db_queue q; /* messages */
+};
+
+struct db_chan {
+    plat_mutex lock;
+    uint32_t used;   /* taken and freed under the domain lock */
+    uint8_t type;    /* TP_PKT or TP_SCL */
+    uint8_t side[2]; /* SIDE_* of the send and the receive end */
+    uint8_t fail;    /* an end has MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT */
+    uint64_t waiters;
+    struct db_queue q; /* packets or scalars */
+};
+
+struct db_node {
+    plat_event ev; /* the node's wake-up */
+    plat_mutex lock;
+    uint32_t state, type;
+    uint64_t waiters;                 /* nodes waiting for an endpoint here */
+    char device[DB_DEVICE_LEN];       /* NODE_VIRTUAL: its route's accelerator */
+    uint8_t port[MCAPI_MAX_PORT + 1]; /* port -> endpoint index + 1 */
+};
+
+struct db_pool {
+    plat_mutex lock;
+    uint64_t waiters;
+    uint32_t top; /* free buffers */
+    uint16_t free[MCAPI_MAX_MSG_BUFFERS];
+};
+
+struct db {
+    uint64_t ready; /* DB_READY once the creator has initialised it */
+    uint32_t version, size, domain;
+    uint32_t seed; /* generations start here: handles differ between regions */
+    plat_mutex lock;
+    struct db_node node[MCA_MAX_NODES];
+    struct db_endp endp[DB_SLOTS];
+    struct db_chan chan[MCAPI_MAX_CHANNELS];
+    struct db_pool msg, pkt;
+    uint8_t holder[MCAPI_MAX_PKT_BUFFERS]; /* node + 1 holding a received packet */
+    _Alignas(64) unsigned char msgbuf[MCAPI_MAX_MSG_BUFFERS][MCAPI_MAX_MSG_SIZE];
+    _Alignas(64) unsigned char pktbuf[MCAPI_MAX_PKT_BUFFERS][MCAPI_MAX_PKT_SIZE];
+};
+
+/* A node's view of its domain. */
+struct tp_node {
+    struct db *db;
+    mcapi_domain_t dom;
+    mcapi_node_t node;
+    uint64_t bit;                     /* the node's bit in waiter masks */
+    uint64_t xfer_cycles;             /* plat_cost("mcapi_transport") */
+    plat_accel *accel[MCA_MAX_NODES]; /* virtual nodes' devices, opened on use */
+};
+
+/* db.c: the region. */
+struct db *tp_db_map(const char *name, mcapi_domain_t dom);
+void tp_db_unmap(struct db *db);
+
+/* wake.c: waiting and waking. */
+void tp_wake(struct tp_node *tp, uint64_t mask);
+uint64_t tp_take_waiters(uint64_t *waiters);
+
+/* queue.c */
+void tp_q_init(struct db_queue *q);
+bool tp_q_full(const struct db_queue *q);
+unsigned tp_q_count(const struct db_queue *q);
+void tp_q_push(struct db_queue *q, uint64_t data, uint32_t size, unsigned prio);
+const struct db_entry *tp_q_peek(const struct db_queue *q);
+void tp_q_pop(struct db_queue *q, struct db_entry *out);
+
+/* pool.c: message and packet buffers. */
+void tp_pool_init(struct db_pool *p, unsigned n, bool shared);
+/* MCAPI_SUCCESS with *held = index + 1, or MCAPI_PENDING: none free, the
+ * caller is woken by the next tp_pool_put. */
+mcapi_status_t tp_pool_get(struct tp_node *tp, struct db_pool *p, uint32_t *held);
+void tp_pool_put(struct tp_node *tp, struct db_pool *p, uint32_t idx);
+unsigned tp_pool_free(struct db_pool *p);
+
+/* endp.c: endpoint handles. */
+struct db_endp *tp_own_endp(struct tp_node *tp, mcapi_uint32_t h);
+mcapi_status_t tp_own_check(struct tp_node *tp, mcapi_uint32_t h);
+int tp_endp_slot(const struct tp_node *tp, mcapi_uint32_t h);
+bool tp_endp_fail(const struct db_endp *e);
+mcapi_status_t tp_endp_get(struct tp_node *tp, struct tp_op *op);
+mcapi_status_t tp_endp_create(struct tp_node *tp, mcapi_port_t port, mcapi_endpoint_t *ep);
+mcapi_status_t tp_endp_delete(struct tp_node *tp, mcapi_endpoint_t ep);
+mcapi_status_t tp_endp_release(struct tp_node *tp, mcapi_endpoint_t ep);
+void tp_endp_remove(struct tp_node *tp, int slot);
+
+/* attr.c */
+mcapi_status_t tp_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num, void *attr,
+                           size_t size);
+mcapi_status_t tp_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num,
+                           const void *attr, size_t size);
+mcapi_status_t tp_attr_node(struct tp_node *tp, mcapi_domain_t dom, mcapi_node_t node,
+                            mcapi_uint_t num, void *attr, size_t size);
+
+/* chan.c: connect, open, close. */
+mcapi_status_t tp_chan_handle(struct tp_node *tp, mcapi_uint32_t h, int *slot);
+mcapi_status_t tp_chan_use(struct tp_node *tp, struct tp_op *op, struct db_chan **c);
+mcapi_status_t tp_chan_connect(struct tp_node *tp, struct tp_op *op);
+mcapi_status_t tp_chan_open(struct tp_node *tp, struct tp_op *op);
+void tp_chan_open_abort(struct tp_node *tp, struct tp_op *op);
+mcapi_status_t tp_chan_close(struct tp_node *tp, struct tp_op *op);
+void tp_chan_detach(struct tp_node *tp, struct db_endp *e);
+
+/* route.c: the static mapping of nodes to routes. */
+mcapi_status_t tp_route_add(struct db *db, mcapi_domain_t dom, mcapi_node_t self,
+                            const mcapi_param_t *param, uint64_t *added);
+mcapi_status_t tp_route_accel(struct tp_node *tp, struct tp_op *op);
+void tp_route_accel_abort(struct tp_node *tp, struct tp_op *op);
+
+/* msg.c, pkt.c, scl.c: transfers. */
+mcapi_status_t tp_msg_send(struct tp_node *tp, struct tp_op *op);
+mcapi_status_t tp_msg_recv(struct tp_node *tp, struct tp_op *op);
+mcapi_status_t tp_pkt_send(struct tp_node *tp, struct tp_op *op);
+mcapi_status_t tp_pkt_recv(struct tp_node *tp, struct tp_op *op);
+mcapi_status_t tp_pkt_release(struct tp_node *tp, const void *buf, bool test);
+void tp_pkt_release_all(struct tp_node *tp);
+mcapi_status_t tp_scl_send(struct tp_node *tp, struct tp_op *op);
+mcapi_status_t tp_scl_recv(struct tp_node *tp, struct tp_op *op);
+
+/* node.c: joining and leaving the domain. */
+mcapi_status_t tp_node_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_node_t node,
+                              const mcapi_param_t *param, mcapi_info_t *info);
+void tp_node_detach(struct tp_node *tp);
+
+#endif

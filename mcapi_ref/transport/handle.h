@@ -1,0 +1,47 @@
+/*
+ * transport/handle.h -- what the shared-memory transport's handles hold.
+ *
+ * A handle is 32 bits: kind (3), domain (2), generation (15), slot (12).
+ * The slot indexes the domain's endpoint table; the generation is the
+ * slot's (endpoints) or the endpoint's open count (channel handles), so a
+ * handle of a deleted endpoint or a closed and reopened channel no longer
+ * matches. Kinds start at 1, so 0 is never a handle. A virtual node's
+ * endpoints exist without a slot: their slot field is DB_SLOTS + node and
+ * their generation field the port.
+ */
+#ifndef MCAPI_TRANSPORT_HANDLE_H
+#define MCAPI_TRANSPORT_HANDLE_H
+
+#include <stdint.h>
+
+enum h_kind { HK_EP = 1, HK_CHAN = 2 }; /* channel kinds: HK_CHAN + chan * 2 + dir */
+
+#define H_GEN_MASK 0x7fffu
+
+static inline uint32_t h_make(unsigned kind, unsigned dom, unsigned gen, unsigned slot)
+{
+    return (uint32_t)kind << 29 | (uint32_t)(dom & 3u) << 27 | (uint32_t)(gen & H_GEN_MASK) << 12 |
+           (uint32_t)(slot & 0xfffu);
+}
+static inline unsigned h_kind(uint32_t h)
+{
+    return h >> 29;
+}
+static inline unsigned h_dom(uint32_t h)
+{
+    return (h >> 27) & 3u;
+}
+static inline unsigned h_gen(uint32_t h)
+{
+    return (h >> 12) & H_GEN_MASK;
+}
+static inline unsigned h_slot(uint32_t h)
+{
+    return h & 0xfffu;
+}
+static inline unsigned h_chan_kind(unsigned chan, unsigned dir)
+{
+    return HK_CHAN + chan * 2u + dir;
+}
+
+#endif

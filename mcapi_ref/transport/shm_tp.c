@@ -1,0 +1,142 @@
+/*
+ * transport/shm_tp.c -- the shared-memory transport's function table: the
+ * only thing the top layer sees of it.
+ */
+#include "db.h"
+#include "handle.h"
+
+static uint32_t epoch(struct tp_node *tp)
+{
+    return drv_shm_epoch(&tp->db->node[tp->node].ev);
+}
+
+static void sleep_(struct tp_node *tp, uint32_t e, uint64_t timeout_ns)
+{
+    drv_shm_sleep(&tp->db->node[tp->node].ev, e, timeout_ns);
+}
+
+/* A channel handle op may use: its end, kind and timeout. */
+static mcapi_status_t check_chan(struct tp_node *tp, struct tp_op *op)
+{
+    int s = 0;
+    mcapi_status_t st = tp_chan_handle(tp, op->h, &s);
+    if (st == MCAPI_ERR_CHAN_INVALID) return st;
+    if (op->kind == TP_CLOSE) {
+        unsigned k = h_kind(op->h) - HK_CHAN;
+        if (k / 2 != op->chan) return MCAPI_ERR_CHAN_TYPE;
+        if (k % 2 != op->dir) return MCAPI_ERR_CHAN_DIRECTION;
+    } else if (h_kind(op->h) != h_chan_kind(op->chan, op->dir)) {
+        return MCAPI_ERR_CHAN_INVALID;
+    }
+    if (st != MCAPI_SUCCESS) return st;
+    const struct db_endp *e = &tp->db->endp[s];
+    if (op->kind == TP_PKT_SEND && op->len > (size_t)e->max_payload) return MCAPI_ERR_PKT_SIZE;
+    op->timeout = e->timeout;
+    return MCAPI_SUCCESS;
+}
+
+static mcapi_status_t check(struct tp_node *tp, struct tp_op *op)
+{
+    mcapi_status_t st = MCAPI_SUCCESS;
+    switch (op->kind) {
+    case TP_GET:
+        return op->dom == tp->dom ? MCAPI_SUCCESS : MCAPI_ERR_DOMAIN_INVALID;
+    case TP_MSG_SEND:
+        if (!tp_own_endp(tp, op->h)) return tp_own_check(tp, op->h);
+        if (tp_endp_slot(tp, op->to) >= DB_SLOTS &&
+            tp_own_check(tp, op->to) != MCAPI_ERR_ENDP_REMOTE)
+            return MCAPI_ERR_ENDP_INVALID;
+        st = tp_endp_slot(tp, op->to) < 0 ? MCAPI_ERR_ENDP_INVALID : MCAPI_SUCCESS;
+        break;
+    case TP_MSG_RECV:
+    case TP_OPEN:
+        st = tp_own_check(tp, op->h);
+        break;
+    case TP_CONNECT:
+        return tp_endp_slot(tp, op->h) < 0 || tp_endp_slot(tp, op->to) < 0 ? MCAPI_ERR_ENDP_INVALID
+                                                                           : MCAPI_SUCCESS;
+    default:
+        return check_chan(tp, op);
+    }
+    if (st == MCAPI_SUCCESS) op->timeout = tp_own_endp(tp, op->h)->timeout;
+    return st;
+}
+
+static mcapi_status_t step(struct tp_node *tp, struct tp_op *op)
+{
+    switch (op->kind) {
+    case TP_GET:
+        return tp_endp_get(tp, op);
+    case TP_MSG_SEND:
+        return tp_msg_send(tp, op);
+    case TP_MSG_RECV:
+        return tp_msg_recv(tp, op);
+    case TP_PKT_SEND:
+        return tp_pkt_send(tp, op);
+    case TP_PKT_RECV:
+        return tp_pkt_recv(tp, op);
+    case TP_SCL_SEND:
+        return tp_scl_send(tp, op);
+    case TP_SCL_RECV:
+        return tp_scl_recv(tp, op);
+    case TP_CONNECT:
+        return tp_chan_connect(tp, op);
+    case TP_OPEN:
+        return tp_chan_open(tp, op);
+    default:
+        return tp_chan_close(tp, op);
+    }
+}
+
+static void abort_(struct tp_node *tp, struct tp_op *op)
+{
+    if (op->kind == TP_MSG_SEND && tp_endp_slot(tp, op->to) >= DB_SLOTS) {
+        tp_route_accel_abort(tp, op);
+    } else if (op->held) {
+        tp_pool_put(tp, op->kind == TP_PKT_SEND ? &tp->db->pkt : &tp->db->msg, op->held - 1);
+        op->held = 0;
+    } else if (op->kind == TP_OPEN) {
+        tp_chan_open_abort(tp, op);
+    }
+}
+
+static mcapi_status_t available(struct tp_node *tp, enum tp_kind kind, mcapi_uint32_t h,
+                                mcapi_uint_t *n)
+{
+    struct tp_op op = {.kind = (uint8_t)kind, .h = h, .dir = TP_RECV};
+    if (kind == TP_MSG_RECV) {
+        struct db_endp *e = tp_own_endp(tp, h);
+        if (!e) return tp_own_check(tp, h);
+        drv_shm_lock(&e->lock);
+        *n = tp_q_count(&e->q);
+        drv_shm_unlock(&e->lock);
+        return MCAPI_SUCCESS;
+    }
+    op.chan = kind == TP_PKT_RECV ? TP_PKT : TP_SCL;
+    struct db_chan *c = NULL;
+    mcapi_status_t st = tp_chan_use(tp, &op, &c);
+    if (st != MCAPI_SUCCESS) return st;
+    drv_shm_lock(&c->lock);
+    *n = tp_q_count(&c->q);
+    drv_shm_unlock(&c->lock);
+    return MCAPI_SUCCESS;
+}
+
+const struct mcapi_transport mcapi_shm_transport = {
+    .name = "shm",
+    .attach = tp_node_attach,
+    .detach = tp_node_detach,
+    .epoch = epoch,
+    .sleep = sleep_,
+    .check = check,
+    .step = step,
+    .abort = abort_,
+    .endp_create = tp_endp_create,
+    .endp_delete = tp_endp_delete,
+    .endp_release = tp_endp_release,
+    .endp_get_attr = tp_attr_get,
+    .endp_set_attr = tp_attr_set,
+    .node_get_attr = tp_attr_node,
+    .available = available,
+    .pkt_release = tp_pkt_release,
+};

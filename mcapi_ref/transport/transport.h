@@ -1,0 +1,99 @@
+/*
+ * transport/transport.h -- what the top layer asks of a transport.
+ *
+ * The top layer (API, argument checks, requests) reaches a transport only
+ * through struct mcapi_transport, as OpenMCAPI's generic layer reaches its
+ * transports. The shared-memory transport (mcapi_shm_transport) is the
+ * default; another one (XMCAPI over TCP) can plug in under the same top
+ * layer by filling the same table.
+ *
+ * Work that may have to wait is a struct tp_op. The top layer fills in the
+ * fields its kind uses, asks check() once, then step() until step() stops
+ * returning MCAPI_PENDING; abort() gives back what a pending op holds (on
+ * cancel, timeout or finalize). A blocking call keeps its op on the stack,
+ * a request keeps it in the node's request table. step() either finishes
+ * the op (MCAPI_SUCCESS or an error, results written through the op's out
+ * pointers) or arranges a wake-up of the node's event when it may proceed
+ * and returns MCAPI_PENDING; the top layer then sleeps with epoch() and
+ * sleep().
+ */
+#ifndef MCAPI_TRANSPORT_H
+#define MCAPI_TRANSPORT_H
+
+#include "mcapi.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct tp_node; /* a transport's state of one node */
+
+enum tp_kind {
+    TP_GET,      /* endpoint_get: dom, node, port -> *out_h */
+    TP_MSG_SEND, /* from h to `to`: src, len, prio */
+    TP_MSG_RECV, /* on h: dst, len -> size */
+    TP_PKT_SEND, /* on send handle h: src, len */
+    TP_PKT_RECV, /* on receive handle h -> *out_buf, size */
+    TP_SCL_SEND, /* on send handle h: value, len (the width) */
+    TP_SCL_RECV, /* on receive handle h, len (the width) -> value */
+    TP_CONNECT,  /* send endpoint h, receive endpoint `to`, chan */
+    TP_OPEN,     /* endpoint h, chan, dir -> *out_h */
+    TP_CLOSE,    /* channel handle h, chan, dir */
+};
+
+enum tp_chan { TP_PKT, TP_SCL };
+enum tp_dir { TP_SEND, TP_RECV };
+
+struct tp_op {
+    uint8_t kind, chan, dir;
+    uint8_t state; /* the transport's progress marks; 0 when new */
+    mcapi_uint32_t h, to;
+    mcapi_priority_t prio;
+    mcapi_domain_t dom;
+    mcapi_node_t node;
+    mcapi_port_t port;
+    const void *src;
+    void *dst;
+    void **out_buf;
+    mcapi_uint32_t *out_h;
+    size_t len;
+    uint64_t value;
+    uint32_t held;           /* the transport's: a buffer the op holds (index + 1) */
+    size_t size;             /* result: bytes moved */
+    mcapi_timeout_t timeout; /* check(): MCAPI_ENDP_ATTR_TIMEOUT of the op's endpoint */
+};
+
+struct mcapi_transport {
+    const char *name;
+    /* Join domain dom as node; fills *tp and info. */
+    mcapi_status_t (*attach)(struct tp_node **tp, mcapi_domain_t dom, mcapi_node_t node,
+                             const mcapi_param_t *param, mcapi_info_t *info);
+    /* Leave: the node's endpoints are deleted, what it holds given back. */
+    void (*detach)(struct tp_node *tp);
+    /* The node's wake-up: take epoch() before trying, then sleep(). */
+    uint32_t (*epoch)(struct tp_node *tp);
+    void (*sleep)(struct tp_node *tp, uint32_t epoch, uint64_t timeout_ns);
+    /* Handles and ownership of a new op; fills op->timeout. */
+    mcapi_status_t (*check)(struct tp_node *tp, struct tp_op *op);
+    mcapi_status_t (*step)(struct tp_node *tp, struct tp_op *op);
+    void (*abort)(struct tp_node *tp, struct tp_op *op);
+    /* Calls that never wait. */
+    mcapi_status_t (*endp_create)(struct tp_node *tp, mcapi_port_t port, mcapi_endpoint_t *ep);
+    mcapi_status_t (*endp_delete)(struct tp_node *tp, mcapi_endpoint_t ep);
+    mcapi_status_t (*endp_release)(struct tp_node *tp, mcapi_endpoint_t ep);
+    mcapi_status_t (*endp_get_attr)(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num,
+                                    void *attr, size_t size);
+    mcapi_status_t (*endp_set_attr)(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num,
+                                    const void *attr, size_t size);
+    mcapi_status_t (*node_get_attr)(struct tp_node *tp, mcapi_domain_t dom, mcapi_node_t node,
+                                    mcapi_uint_t num, void *attr, size_t size);
+    /* What a receive could take now: kind TP_MSG_RECV, TP_PKT_RECV or
+     * TP_SCL_RECV on endpoint or handle h. */
+    mcapi_status_t (*available)(struct tp_node *tp, enum tp_kind kind, mcapi_uint32_t h,
+                                mcapi_uint_t *n);
+    /* Give back (or, test: only look at) a packet buffer. */
+    mcapi_status_t (*pkt_release)(struct tp_node *tp, const void *buf, bool test);
+};
+
+extern const struct mcapi_transport mcapi_shm_transport;
+
+#endif
