@@ -1,4 +1,4 @@
-/* main.c -- the CLI tests: the ipcsim binary run as a subprocess. */
+/* register.c -- the CLI tests: the ipcsim binary run as a subprocess. */
 #include "cli.h"
 
 void tests_register(void)
