@@ -5,6 +5,7 @@
 
 const struct app *const app_table[] = {
     &app_pingpong,
+    &app_mcapi_dct,
     NULL,
 };
 

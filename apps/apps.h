@@ -11,5 +11,6 @@
 #include "ipcsim/app.h"
 
 extern const struct app app_pingpong;
+extern const struct app app_mcapi_dct;
 
 #endif
