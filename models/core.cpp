@@ -184,9 +184,14 @@ void Core::db_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
     delay = SC_ZERO_TIME;
     uint32_t bits = 0;
     memcpy(&bits, gp.get_data_ptr(), std::min<size_t>(sizeof bits, gp.get_data_length()));
+    raise(bits);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void Core::raise(uint32_t bits)
+{
     db_pending |= bits;
     top_.touched(&db_pending, sizeof db_pending);
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 } // namespace ipcsim

@@ -103,6 +103,8 @@ class Core : public sc_core::sc_module
     // ---- doorbell -----------------------------------------------------------
     uint32_t db_reg = 0;     // the register rings write to (its address decodes here)
     uint32_t db_pending = 0; // bits rung and not yet taken
+    // An interrupt line from a block of the core's own tile (its DMA engine).
+    void raise(uint32_t bits);
 
     // ---- per-core state -------------------------------------------------------
     void *slots[PLAT_SLOTS] = {};

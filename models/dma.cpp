@@ -1,15 +1,17 @@
-// dma.cpp -- a DMA engine: in-order descriptors, completion, optional doorbell.
+// dma.cpp -- the crossbar DMA engine: copies, sends to channels, doorbells.
 #include "dma.h"
 #include "core.h"
 #include "top.h"
+
+#include <algorithm>
 
 using namespace sc_core;
 
 namespace ipcsim
 {
 
-Dma::Dma(sc_module_name name, Top &top, int core)
-    : sc_module(name), isock("isock"), top_(top), core_(core), ext_(new OpExt)
+Dma::Dma(sc_module_name name, Top &top, Core &core, unsigned channels)
+    : sc_module(name), Engine(top, core, channels), isock("isock"), ext_(new OpExt)
 {
     gp_.set_extension(ext_);
     SC_HAS_PROCESS(Dma);
@@ -18,56 +20,57 @@ Dma::Dma(sc_module_name name, Top &top, int core)
 
 Dma::~Dma() = default;
 
-void Dma::push(DmaDesc *d)
+uint64_t Dma::reg_ps(RegOp op)
 {
-    d->next = nullptr;
-    d->state = DMA_QUEUED;
-    if (tail_)
-        tail_->next = d;
-    else
-        head_ = d;
-    tail_ = d;
-    work_.notify();
+    return op == REG_START || op == REG_SEND ? core_.dma_setup_ps : core_.local_ps;
+}
+
+void Dma::write(void *dst, const void *src, uint64_t n, int core, int dcore)
+{
+    ext_->reset(OP_NONE);
+    ext_->core = core;
+    ext_->dcore = dcore;
+    gp_.set_command(tlm::TLM_WRITE_COMMAND);
+    gp_.set_address((uint64_t)(uintptr_t)dst);
+    gp_.set_data_ptr((unsigned char *)const_cast<void *>(src));
+    gp_.set_data_length((unsigned)n);
+    gp_.set_streaming_width((unsigned)n);
+    gp_.set_byte_enable_ptr(nullptr);
+    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_time delay = SC_ZERO_TIME;
+    isock->b_transport(gp_, delay);
+    if (delay != SC_ZERO_TIME) wait(delay);
 }
 
 void Dma::run()
 {
+    const int me = core_.index;
     for (;;) {
-        while (!head_) wait(work_);
-        DmaDesc *d = head_;
-        ext_->reset(OP_NONE);
-        ext_->core = core_;
-        gp_.set_command(tlm::TLM_WRITE_COMMAND);
-        gp_.set_address((uint64_t)(uintptr_t)d->dst);
-        gp_.set_data_ptr((unsigned char *)const_cast<void *>(d->src));
-        gp_.set_data_length((unsigned)d->n);
-        gp_.set_streaming_width((unsigned)d->n);
-        gp_.set_byte_enable_ptr(nullptr);
-        gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        sc_time delay = SC_ZERO_TIME;
-        isock->b_transport(gp_, delay);
-        if (delay != SC_ZERO_TIME) wait(delay);
+        while (!head()) wait(work_);
+        DmaDesc *d = head();
 
+        if (d->flags & DESC_SEND) {
+            Engine &rx = top_.engine(d->to_core);
+            unsigned c = d->chan;
+            uint64_t n = d->n;
+            rx.claim(c, claimed_);
+            RxChan &ch = rx.chan(c);
+            // The bytes land in the posted buffer (decoded as the receiver's).
+            write(ch.buf, d->src, std::min(n, ch.cap), d->to_core, me);
+            pop();
+            rx.filled(c, n);
+            done(d);
+            continue;
+        }
+
+        write(d->dst, d->src, d->n, me, me);
         // Done: the caller may reuse the record at once, so keep what is left.
         bool ring = d->flags & PLAT_DMA_RING;
         int ring_core = d->ring_core;
         bits_ = d->ring_bits;
-        head_ = d->next;
-        if (!head_) tail_ = nullptr;
-        d->state = DMA_DONE;
-        top_.touched((const void *)&d->state, sizeof d->state);
-
-        if (ring) {
-            Core &c = top_.core(ring_core);
-            gp_.set_address((uint64_t)(uintptr_t)&c.db_reg);
-            gp_.set_data_ptr((unsigned char *)&bits_);
-            gp_.set_data_length(sizeof bits_);
-            gp_.set_streaming_width(sizeof bits_);
-            gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-            delay = SC_ZERO_TIME;
-            isock->b_transport(gp_, delay);
-            if (delay != SC_ZERO_TIME) wait(delay);
-        }
+        pop();
+        done(d);
+        if (ring) write(&top_.core(ring_core).db_reg, &bits_, sizeof bits_, me, me);
     }
 }
 

@@ -1,57 +1,53 @@
 /*
- * models/dma.h -- a core's DMA engine.
+ * models/dma.h -- the generic DMA engine of a core (crossbar platforms).
  *
- * An initiator on its core's crossbar port with an in-order queue of
- * descriptors. The descriptors are the callers' plat_dma records (linked
- * through them: no allocation). For each it issues one write from the
- * source block to the destination block (a third-party transfer through the
- * crossbar), marks it done, and with PLAT_DMA_RING then writes the doorbell
- * register of the ring core (a second, 4-byte transaction).
+ * An initiator on its core's crossbar port that works through the queue of
+ * descriptors in order:
+ *
+ *   plat_dma_start  one write from the source block to the destination
+ *                   block (a third-party transfer through the crossbar),
+ *                   then done, then with PLAT_DMA_RING a 4-byte write to
+ *                   the ring core's doorbell register;
+ *   plat_dma_send   claim the receiver's channel (waiting for a post,
+ *                   holding back the later descriptors), one write from the
+ *                   source into the posted buffer (up to its cap), then the
+ *                   channel is filled (the receiver's engine raises
+ *                   ring_bits on its own core) and the descriptor done.
+ *
+ * Every register sequence of the core on its engine costs the core what the
+ * platform file says: core.costs.dma_setup for a descriptor, one
+ * core.local_latency_ns access for any other (status, post, take, cancel).
  */
 #ifndef IPCSIM_MODELS_DMA_H
 #define IPCSIM_MODELS_DMA_H
 
-#include "proto.h"
+#include "engine.h"
 
 #include <tlm_utils/simple_initiator_socket.h>
 
 namespace ipcsim
 {
 
-class Top;
-
-// The layout of a plat_dma record.
-struct DmaDesc {
-    DmaDesc *next;
-    void *dst;
-    const void *src;
-    uint64_t n;
-    uint32_t flags;
-    int32_t ring_core;
-    uint32_t ring_bits;
-    int32_t state; // DMA_QUEUED or DMA_DONE; written only by the engine
-};
-enum { DMA_IDLE = 0, DMA_QUEUED = 1, DMA_DONE = 2 };
-
-class Dma : public sc_core::sc_module
+class Dma : public sc_core::sc_module, public Engine
 {
   public:
     tlm_utils::simple_initiator_socket<Dma> isock;
 
-    Dma(sc_core::sc_module_name name, Top &top, int core);
+    Dma(sc_core::sc_module_name name, Top &top, Core &core, unsigned channels);
     ~Dma() override;
-    void push(DmaDesc *d); // after the core wrote the descriptor
+
+    uint64_t reg_ps(RegOp op) override;
 
   private:
     void run();
+    // One write of n bytes from src to dst through the crossbar. `core` decodes
+    // private pointers at the destination, `dcore` at the source.
+    void write(void *dst, const void *src, uint64_t n, int core, int dcore);
 
-    Top &top_;
-    const int core_;
-    DmaDesc *head_ = nullptr, *tail_ = nullptr;
-    sc_core::sc_event work_;
     tlm::tlm_generic_payload gp_;
     OpExt *ext_;
     uint32_t bits_ = 0; // the doorbell write's data
+    sc_core::sc_event claimed_;
 };
 
 } // namespace ipcsim

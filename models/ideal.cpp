@@ -17,6 +17,7 @@ static const struct conf_rule rules[] = {
     {"core.local_bytes", CONF_T_INT, true, 0, BIG},
     {"core.local_latency_ns", CONF_T_NUM, true, 0, BIG},
     {"core.local_bandwidth_MBps", CONF_T_NUM, true, TINY, BIG},
+    {"core.rx_channels", CONF_T_INT, true, 0, 1 << 16},
     {"core.costs", CONF_T_MAP, true, 1, 0},
     {"core.costs.thread_spawn", CONF_T_NUM, true, 0, BIG},
     {"core.costs.switch", CONF_T_NUM, true, 0, BIG},
@@ -49,6 +50,7 @@ static std::vector<plat_core_desc> describe(const struct conf *c)
     d.caps = core_params(c, "core").caps;
     d.clock_mhz = conf_num(c, "core.clock_mhz", 0);
     d.local_bytes = (size_t)conf_num(c, "core.local_bytes", 0);
+    d.rx_channels = (unsigned)conf_num(c, "core.rx_channels", 0);
     return std::vector<plat_core_desc>((size_t)conf_num(c, "cores", 1), d);
 }
 

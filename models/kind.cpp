@@ -30,6 +30,7 @@ CoreParams core_params(const struct conf *c, const char *path)
     cp.local_bytes = (uint64_t)conf_num(c, (p + ".local_bytes").c_str(), 0);
     cp.local_latency_ns = conf_num(c, (p + ".local_latency_ns").c_str(), 0);
     cp.local_bandwidth_MBps = conf_num(c, (p + ".local_bandwidth_MBps").c_str(), 0);
+    cp.rx_channels = (unsigned)conf_num(c, (p + ".rx_channels").c_str(), 0);
     const struct conf_node *costs = conf_get(conf_root(c), (p + ".costs").c_str());
     for (size_t i = 0; i < conf_len(costs); i++) {
         double v = 0;

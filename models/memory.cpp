@@ -72,6 +72,19 @@ bool Memory::free(void *p)
     return true;
 }
 
+uint64_t mem_atomic(Top &top, int op, void *at, uint64_t a, uint64_t b)
+{
+    uint64_t old;
+    memcpy(&old, at, sizeof old);
+    uint64_t v = op == OP_ADD ? old + a : op == OP_XCHG ? a : old;
+    if (op == OP_CAS) v = old == a ? b : old;
+    if (v != old || op != OP_CAS) {
+        memcpy(at, &v, sizeof v);
+        top.touched(at, sizeof v);
+    }
+    return old;
+}
+
 void Memory::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
 {
     // Complete now: data and atomics take effect at the completion time.
@@ -84,15 +97,7 @@ void Memory::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
     size_t len = gp.get_data_length();
     OpExt *x = gp.get_extension<OpExt>();
     if (x && (x->op == OP_CAS || x->op == OP_ADD || x->op == OP_XCHG)) {
-        uint64_t old;
-        memcpy(&old, at, sizeof old);
-        uint64_t v = x->op == OP_ADD ? old + x->a : x->op == OP_XCHG ? x->a : old;
-        if (x->op == OP_CAS) v = old == x->a ? x->b : old;
-        x->r = old;
-        if (v != old || x->op != OP_CAS) {
-            memcpy(at, &v, sizeof v);
-            top_.touched(at, sizeof v);
-        }
+        x->r = mem_atomic(top_, x->op, at, x->a, x->b);
     } else if (gp.is_read()) {
         if (len) memcpy(data, at, len);
         top_.touched(data, len);

@@ -23,6 +23,10 @@ namespace ipcsim
 
 class Top;
 
+// Perform the atomic op (OP_CAS, OP_ADD, OP_XCHG) on the word at `at` now;
+// returns the old value and wakes the watchers of a changed word.
+uint64_t mem_atomic(Top &top, int op, void *at, uint64_t a, uint64_t b);
+
 class Memory : public sc_core::sc_module
 {
   public:

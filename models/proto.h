@@ -56,7 +56,8 @@ enum Op {
 
 // One per initiator, attached to its reused payload once (the payload owns it).
 struct OpExt : tlm::tlm_extension<OpExt> {
-    int core = -1; // the core on whose behalf: private pointers are its memory
+    int core = -1;  // the core on whose behalf: private pointers are its memory
+    int dcore = -1; // the same for the data pointer, if another core's (-1: core)
     int op = OP_NONE;
     uint64_t a = 0, b = 0; // operands
     uint64_t r = 0;        // result
@@ -71,6 +72,7 @@ struct OpExt : tlm::tlm_extension<OpExt> {
     void reset(int op_)
     {
         op = op_;
+        dcore = -1;
         a = b = r = 0;
         status = 0;
         p = q = nullptr;

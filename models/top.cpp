@@ -51,6 +51,7 @@ Xbar &Top::add_xbar(double latency_ns, uint64_t burst_bytes)
 {
     xbar_ = new Xbar("xbar", latency_ns, burst_bytes);
     owned_.emplace_back(xbar_);
+    fabric_ = xbar_;
     return *xbar_;
 }
 
@@ -61,26 +62,32 @@ Core &Top::add_core(int i, const CoreParams &p, double link_MBps)
     xbar_->set_core_port(i, port);
     Core *c = new Core(("core" + n).c_str(), *this, i, p);
     owned_.emplace_back(c);
-    cores_.push_back(c);
-    live_++;
     Memory *local = nullptr;
     if (p.local_bytes && (p.caps & PLAT_CAP_LOCAL_MEM)) {
         local = new Memory(("local" + n).c_str(), *this, p.local_bytes, p.local_latency_ns);
         owned_.emplace_back(local);
         xbar_->attach_target(local->tsock, port, local->base(), local->size());
     }
-    locals_.push_back(local);
     Memory *priv = new Memory(("private" + n).c_str(), *this, 0, p.local_latency_ns);
     owned_.emplace_back(priv);
     xbar_->attach_target(priv->tsock, port, nullptr, 0);
     xbar_->attach_target(c->db, port, &c->db_reg, sizeof c->db_reg);
-    Dma *d = new Dma(("dma" + n).c_str(), *this, i);
+    unsigned chans = (p.caps & PLAT_CAP_DMA) ? p.rx_channels : 0; // no engine, no channels
+    Dma *d = new Dma(("dma" + n).c_str(), *this, *c, chans);
     owned_.emplace_back(d);
-    dmas_.push_back(d);
+    add_core_blocks(c, local, d);
     xbar_->attach_initiator(c->mem, port, i);
     xbar_->attach_initiator(d->isock, port, i);
     c->io.bind(iobus_->tsock);
     return *c;
+}
+
+void Top::add_core_blocks(Core *c, Memory *local, Engine *e)
+{
+    cores_.push_back(c);
+    locals_.push_back(local);
+    engines_.push_back(e);
+    live_++;
 }
 
 Memory *Top::add_shared(uint64_t bytes, double latency_ns, double link_MBps)
@@ -129,16 +136,23 @@ void Top::add_devices(const struct conf_node *devs, double link_MBps)
             owned_.emplace_back(d.mesh);
             iobus_->attach_target(d.mesh->tsock, d.mesh->reg(), sizeof(uint64_t));
         } else if (d.type == "stream") {
-            d.net = new Net(mod.c_str(), *this, num(n, "latency_ns"), num(n, "bandwidth_MBps"),
-                            (uint64_t)num(n, "buffer_bytes"), num(n, "call_ns"));
-            owned_.emplace_back(d.net);
-            iobus_->attach_target(d.net->tsock, d.net->reg(), sizeof(uint64_t));
-            if (!net_) net_ = d.net;
+            d.net = add_stream(d.name, n);
         } else {
             throw std::runtime_error("device " + d.name + ": unknown type " + d.type);
         }
         devices_.push_back(d);
     }
+}
+
+Net *Top::add_stream(const std::string &name, const struct conf_node *n)
+{
+    std::string mod = "dev_" + sane(name);
+    Net *net = new Net(mod.c_str(), *this, num(n, "latency_ns"), num(n, "bandwidth_MBps"),
+                       (uint64_t)num(n, "buffer_bytes"), num(n, "call_ns"));
+    owned_.emplace_back(net);
+    iobus_->attach_target(net->tsock, net->reg(), sizeof(uint64_t));
+    if (!net_) net_ = net;
+    return net;
 }
 
 const Device *Top::device(const char *name, const char *type) const
@@ -271,7 +285,7 @@ std::string Top::blocked() const
 void Top::trace_vcd(sc_trace_file *tf)
 {
     for (Core *c : cores_) sc_trace(tf, c->busy, std::string(c->name()) + ".busy");
-    xbar_->trace(tf);
+    fabric_->trace(tf);
 }
 
 } // namespace ipcsim

@@ -37,6 +37,8 @@ class Xbar;
 class Iobus;
 class Memory;
 class Dma;
+class Engine;
+class Fabric;
 class Hwq;
 class Mesh;
 class Accel;
@@ -51,6 +53,7 @@ struct CoreParams {
     uint64_t local_bytes = 0;
     double local_latency_ns = 0;
     double local_bandwidth_MBps = 0;
+    unsigned rx_channels = 0; // receive channels of its DMA engine (core.rx_channels)
     std::vector<std::pair<std::string, uint64_t>> costs; // core.costs, in file order
 };
 
@@ -93,6 +96,22 @@ class Top : public sc_core::sc_module
     // The devices of the file's `devices` section (already checked).
     void add_devices(const struct conf_node *devices, double link_MBps);
 
+    // Lower level, for kinds that build their own interconnect: take
+    // ownership of a block; make f the interconnect the glue asks; register
+    // core i's blocks (in core order; local may be NULL); the shared memory;
+    // a device; a stream device on the device bus (node: its section).
+    template <class M> M *own(M *m)
+    {
+        owned_.emplace_back(m);
+        return m;
+    }
+    void set_fabric(Fabric *f) { fabric_ = f; }
+    void add_core_blocks(Core *c, Memory *local, Engine *e);
+    void set_shared(Memory *m) { shared_ = m; }
+    void add_device(const Device &d) { devices_.push_back(d); }
+    Net *add_stream(const std::string &name, const struct conf_node *node);
+    Iobus &iobus() { return *iobus_; }
+
     // ---- the blocks ---------------------------------------------------------
     const struct conf *platform() const { return conf_; }
     const char *file() const { return conf_file(conf_); }
@@ -100,9 +119,10 @@ class Top : public sc_core::sc_module
     int cores() const { return (int)cores_.size(); }
     Core &core(int i) { return *cores_[(size_t)i]; }
     Xbar &xbar() { return *xbar_; }
+    Fabric &fabric() { return *fabric_; }
     Memory *shared() { return shared_; }
     Memory *local(int i) { return locals_[(size_t)i]; }
-    Dma &dma(int i) { return *dmas_[(size_t)i]; }
+    Engine &engine(int i) { return *engines_[(size_t)i]; }
     // The device called `name` of `type`; NULL if there is none.
     const Device *device(const char *name, const char *type) const;
     Net *net() { return net_; } // the first stream device (streams use one namespace)
@@ -155,8 +175,9 @@ class Top : public sc_core::sc_module
     std::vector<std::unique_ptr<sc_core::sc_module>> owned_;
     std::vector<Core *> cores_;
     std::vector<Memory *> locals_;
-    std::vector<Dma *> dmas_;
+    std::vector<Engine *> engines_;
     Xbar *xbar_ = nullptr;
+    Fabric *fabric_ = nullptr;
     Iobus *iobus_ = nullptr;
     Memory *shared_ = nullptr;
     Net *net_ = nullptr;

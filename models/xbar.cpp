@@ -70,11 +70,12 @@ void Xbar::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
 {
     const OpExt *x = gp.get_extension<OpExt>();
     int core = x && x->core >= 0 ? x->core : inits_[(size_t)id].core;
+    int dcore = x && x->dcore >= 0 ? x->dcore : core;
     const Range *r = find((uintptr_t)gp.get_address());
     int tport = r ? r->port : core_port_[(size_t)core];
     int target = r ? r->target : ports_[(size_t)tport].priv_target;
     const Init &in = inits_[(size_t)id];
-    int oport = in.own_data ? in.port : port_of(gp.get_data_ptr(), core);
+    int oport = in.own_data ? in.port : port_of(gp.get_data_ptr(), dcore);
 
     if (delay != SC_ZERO_TIME) wait(delay); // the arbitration below happens now
     uint64_t len = gp.get_data_length();

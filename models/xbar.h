@@ -30,6 +30,7 @@
 #ifndef IPCSIM_MODELS_XBAR_H
 #define IPCSIM_MODELS_XBAR_H
 
+#include "fabric.h"
 #include "proto.h"
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
@@ -43,7 +44,7 @@
 namespace ipcsim
 {
 
-class Xbar : public sc_core::sc_module
+class Xbar : public sc_core::sc_module, public Fabric
 {
   public:
     tlm_utils::multi_passthrough_target_socket<Xbar, 32, tlm::tlm_base_protocol_types, 0,
@@ -81,7 +82,11 @@ class Xbar : public sc_core::sc_module
     // The port whose block holds p (private pointers: core's port).
     int port_of(const void *p, int core) const;
 
-    void trace(sc_core::sc_trace_file *tf) const;
+    bool near(const void *p, int core) const override
+    {
+        return port_of(p, core) == core_port(core);
+    }
+    void trace(sc_core::sc_trace_file *tf) const override;
 
   private:
     struct Lane {

@@ -19,7 +19,8 @@ struct plat_core_desc {
     const char *type; /* core.type of the platform file */
     unsigned caps;    /* PLAT_CAP_* */
     double clock_mhz;
-    size_t local_bytes; /* core.local_bytes: size of its local memory; 0 = unbounded */
+    size_t local_bytes;   /* core.local_bytes: size of its local memory; 0 = unbounded */
+    unsigned rx_channels; /* core.rx_channels: receive channels of its DMA engine */
 };
 
 /* A device of the platform file (section devices.<name>), for the native

@@ -58,6 +58,14 @@
       (d, dst, src, n, flags, ring_core, ring_bits))                                               \
     X(int, dma_test, (plat_dma * d), (d))                                                          \
     X(int, dma_wait, (plat_dma * d, uint64_t timeout_ns), (d, timeout_ns))                         \
+    X(unsigned, rx_channels, (void), ())                                                           \
+    X(int, rx_post, (unsigned chan, void *buf, size_t cap, uint32_t ring_bits),                    \
+      (chan, buf, cap, ring_bits))                                                                 \
+    X(int, rx_take, (unsigned chan, size_t *len), (chan, len))                                     \
+    X(int, rx_wait, (unsigned chan, size_t *len, uint64_t timeout_ns), (chan, len, timeout_ns))    \
+    X(int, rx_cancel, (unsigned chan), (chan))                                                     \
+    X(int, dma_send, (plat_dma * d, int core, unsigned chan, const void *src, size_t n),           \
+      (d, core, chan, src, n))                                                                     \
     XV(doorbell_ring, (int core, uint32_t bits), (core, bits))                                     \
     X(uint32_t, doorbell_wait, (uint32_t mask, uint64_t timeout_ns), (mask, timeout_ns))           \
     X(plat_hwq *, hwq_open, (const char *name, int *status), (name, status))                       \

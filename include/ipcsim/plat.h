@@ -73,6 +73,7 @@ enum plat_status {
     PLAT_ECONNREFUSED = -8, /* nobody listens at that address */
     PLAT_EADDRINUSE = -9,   /* somebody already listens there */
     PLAT_EIO = -10,         /* the transport failed (connection reset, ...) */
+    PLAT_EBUSY = -11,       /* the resource is taken (a posted buffer, ...) */
 };
 
 /* Short English text for a status ("timed out", ...). Never NULL. */
@@ -259,6 +260,37 @@ int plat_dma_start(plat_dma *d, void *dst, const void *src, size_t n, unsigned f
                    uint32_t ring_bits);
 int plat_dma_test(plat_dma *d);                      /* PLAT_OK or PLAT_EAGAIN */
 int plat_dma_wait(plat_dma *d, uint64_t timeout_ns); /* PLAT_OK or PLAT_ETIMEDOUT */
+
+/* Receive channels: DMA addressed to a channel of a core instead of to a
+ * pointer. The receiving core posts, per channel, the buffer the next
+ * transfer to that channel fills; a sender names only (core, channel) and
+ * needs no address in the receiver's memory. This is how DMA engines with
+ * receive channels work (the HIBI PE DMA, RapidIO inbound message units,
+ * KeyStone packet DMA). A core with PLAT_CAP_DMA has plat_rx_channels()
+ * channels, each holding at most one posted buffer. */
+unsigned plat_rx_channels(void);
+/* Post buf (cap bytes) on channel chan of the calling core: the next
+ * transfer to (this core, chan) fills it, then, if ring_bits != 0, rings this
+ * core's doorbell with ring_bits. PLAT_EBUSY if chan holds a buffer not yet
+ * taken; PLAT_EINVAL for a bad channel; PLAT_ENOTSUP without PLAT_CAP_DMA. */
+int plat_rx_post(unsigned chan, void *buf, size_t cap, uint32_t ring_bits);
+/* Take chan's filled buffer: PLAT_OK with *len = the transfer's length (if
+ * that exceeds the buffer's cap, only cap bytes were written), and chan is
+ * free for the next post. PLAT_EAGAIN if nothing has arrived (the buffer
+ * stays posted), PLAT_EINVAL if nothing is posted. */
+int plat_rx_take(unsigned chan, size_t *len);
+/* plat_rx_take, waiting up to timeout_ns for the transfer: PLAT_ETIMEDOUT. */
+int plat_rx_wait(unsigned chan, size_t *len, uint64_t timeout_ns);
+/* Withdraw a buffer no transfer has filled yet: PLAT_OK; PLAT_EAGAIN if one
+ * has (take it instead); PLAT_EINVAL if nothing is posted. */
+int plat_rx_cancel(unsigned chan);
+/* Queue a transfer of n bytes from src to channel chan of core on the calling
+ * core's DMA engine, in order with its plat_dma_start transfers. The engine
+ * waits until that channel has a buffer posted (holding back the engine's
+ * later transfers, as hardware does); d completes when the data is written
+ * at the receiver. PLAT_ENOTSUP without PLAT_CAP_DMA, PLAT_EINVAL for a bad
+ * core or channel. */
+int plat_dma_send(plat_dma *d, int core, unsigned chan, const void *src, size_t n);
 
 /* Doorbells: 32 interrupt bits per core. Ringing sets bits in the target
  * core's pending mask (a small transaction to it); waiting takes them. */

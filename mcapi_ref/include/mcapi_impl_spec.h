@@ -93,8 +93,9 @@ typedef struct {
 
 /* Where the transport sends what is addressed to a node. */
 enum mcapi_route_kind {
-    MCAPI_ROUTE_SHM,  /* a regular node: shared-memory queues (the default) */
-    MCAPI_ROUTE_ACCEL /* a virtual node: a fixed-function block (plat_accel) */
+    MCAPI_ROUTE_SHM,   /* a regular node: shared-memory queues (the default) */
+    MCAPI_ROUTE_ACCEL, /* a virtual node: a fixed-function block (plat_accel) */
+    MCAPI_ROUTE_DMA    /* a regular node of the DMA transport, on core `core` */
 };
 
 /* One line of the static mapping: moving a node means editing its line. */
@@ -103,6 +104,17 @@ struct mcapi_route {
     mca_node_t node;
     enum mcapi_route_kind kind;
     const char *device; /* MCAPI_ROUTE_ACCEL: the accelerator's name */
+    int core;           /* MCAPI_ROUTE_DMA: the core the node runs on */
+};
+
+/* How the nodes of a domain reach each other (mcapi_param_t.transport). */
+enum mcapi_transport_kind {
+    /* Queues and buffers in a shared region; dynamic endpoints (default). */
+    MCAPI_TRANSPORT_SHM,
+    /* FUNCAPI's way: DMA straight into the receiving endpoint's channel
+     * (plat_dma_send to plat_rx channels), a static mapping of nodes to cores
+     * given by MCAPI_ROUTE_DMA routes, no shared memory (docs/mcapi.md). */
+    MCAPI_TRANSPORT_DMA
 };
 
 typedef struct {
@@ -112,9 +124,11 @@ typedef struct {
      * node of a domain must give the same name). The environment variable
      * MCAPI_SHM, when set, supplies this name for programs that pass NULL. */
     const char *shm_name;
-    /* Extra routes: virtual nodes of the domain. */
+    /* Extra routes: virtual nodes, and with MCAPI_TRANSPORT_DMA the core of
+     * every node of the domain. */
     const struct mcapi_route *routes;
     unsigned nroutes;
+    enum mcapi_transport_kind transport;
 } mcapi_param_t;
 
 /* Implementation information returned through mcapi_info_t. */

@@ -7,7 +7,9 @@
  * core. Every such call first advances all pending requests, oldest
  * first; a request whose endpoint or channel is blocked (queue full or
  * empty) blocks the younger ones on the same endpoint or channel in that
- * pass, so messages, packets and scalars keep their order.
+ * pass, so messages, packets and scalars keep their order. A send the
+ * transport has already started (tp_op.started: handed to a DMA engine that
+ * completes in order) does not block them.
  *
  * A request handle is gen (19 bits) | node (6) | index (7): a handle of
  * another node, or of a freed request, does not match.
@@ -118,7 +120,7 @@ static mcapi_status_t run(struct top_node *n, struct tp_op *extra)
         uint64_t k = key(&r->op);
         mcapi_status_t st = blocked(keys, nkeys, k) ? MCAPI_PENDING : n->t->step(n->tp, &r->op);
         if (st == MCAPI_PENDING) {
-            if (k && !blocked(keys, nkeys, k)) keys[nkeys++] = k;
+            if (k && !blocked(keys, nkeys, k) && !r->op.started) keys[nkeys++] = k;
             prev = i;
         } else {
             unlink_pending(n, prev, i);

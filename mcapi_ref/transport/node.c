@@ -22,7 +22,11 @@ static bool routes_ok(const mcapi_param_t *p)
     for (unsigned i = 0; i < p->nroutes; i++) {
         const struct mcapi_route *r = &p->routes[i];
         if (r->domain > MCAPI_MAX_DOMAIN || r->node > MCAPI_MAX_NODE) return false;
-        if (r->kind != MCAPI_ROUTE_SHM && r->kind != MCAPI_ROUTE_ACCEL) return false;
+        /* A DMA line (the DMA transport's core of a node) is a regular node
+         * here, so one route table serves both transports. */
+        if (r->kind != MCAPI_ROUTE_SHM && r->kind != MCAPI_ROUTE_ACCEL &&
+            r->kind != MCAPI_ROUTE_DMA)
+            return false;
         if (r->kind == MCAPI_ROUTE_ACCEL &&
             (!r->device || !r->device[0] || strlen(r->device) >= DB_DEVICE_LEN))
             return false;

@@ -4,8 +4,9 @@
  * The top layer (API, argument checks, requests) reaches a transport only
  * through struct mcapi_transport, as OpenMCAPI's generic layer reaches its
  * transports. The shared-memory transport (mcapi_shm_transport) is the
- * default; another one (XMCAPI over TCP) can plug in under the same top
- * layer by filling the same table.
+ * default; the DMA transport (mcapi_dma_transport) is chosen with
+ * mcapi_param_t.transport; another one (XMCAPI over TCP) can plug in under
+ * the same top layer by filling the same table.
  *
  * Work that may have to wait is a struct tp_op. The top layer fills in the
  * fields its kind uses, asks check() once, then step() until step() stops
@@ -46,6 +47,10 @@ enum tp_dir { TP_SEND, TP_RECV };
 struct tp_op {
     uint8_t kind, chan, dir;
     uint8_t state; /* the transport's progress marks; 0 when new */
+    /* The transport's: nonzero while the op, though pending, no longer holds
+     * back later ops on its endpoint or channel (a transfer already handed
+     * to an engine that completes in order; top/reqs.c). */
+    uint8_t started;
     mcapi_uint32_t h, to;
     mcapi_priority_t prio;
     mcapi_domain_t dom;
@@ -95,5 +100,8 @@ struct mcapi_transport {
 };
 
 extern const struct mcapi_transport mcapi_shm_transport;
+/* DMA into receive channels, a static mapping of nodes to cores, no shared
+ * memory (FUNCAPI's way; transport/dma_tp.h). */
+extern const struct mcapi_transport mcapi_dma_transport;
 
 #endif

@@ -48,7 +48,8 @@ static uint64_t mix64(uint64_t z)
 }
 
 /* Append a new core (lock held). */
-static struct nat_ctx *add_core(const char *type, unsigned caps, double clock_mhz)
+static struct nat_ctx *add_core(const char *type, unsigned caps, double clock_mhz,
+                                unsigned rx_channels)
 {
     struct nat_ctx *c = calloc(1, sizeof *c);
     char *t = strdup(type ? type : "native");
@@ -76,6 +77,8 @@ static struct nat_ctx *add_core(const char *type, unsigned caps, double clock_mh
     c->caps = caps;
     c->clock_mhz = clock_mhz;
     c->rng = mix64(run_seed + GOLDEN * (uint64_t)(count + 1));
+    nat_engine_init(&c->engine);
+    nat_rx_init(c, rx_channels);
     c->main.core = c;
     c->all_next = all;
     all = c;
@@ -91,8 +94,8 @@ unsigned nat_cores_reset(const struct plat_core_desc *cores, int n, uint64_t see
     __atomic_store_n(&count, 0, __ATOMIC_RELEASE);
     run_seed = seed;
     for (int i = 0; i < n; i++)
-        add_core(cores[i].type, cores[i].caps, cores[i].clock_mhz)->local_bytes =
-            cores[i].local_bytes;
+        add_core(cores[i].type, cores[i].caps, cores[i].clock_mhz, cores[i].rx_channels)
+            ->local_bytes = cores[i].local_bytes;
     pthread_mutex_unlock(&lock);
     return g;
 }
@@ -114,7 +117,7 @@ struct nat_thr *nat_self(void)
     if (t && tls_gen == __atomic_load_n(&gen, __ATOMIC_ACQUIRE)) return t;
     /* A thread no run started: a core of its own, with every capability. */
     pthread_mutex_lock(&lock);
-    struct nat_ctx *c = add_core("native", ALL_CAPS, 0);
+    struct nat_ctx *c = add_core("native", ALL_CAPS, 0, NAT_ADOPTED_RX_CHANNELS);
     nat_bind(&c->main, __atomic_load_n(&gen, __ATOMIC_ACQUIRE));
     pthread_mutex_unlock(&lock);
     return &c->main;

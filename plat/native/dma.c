@@ -1,9 +1,12 @@
 /*
- * dma.c -- DMA and doorbells (native).
+ * dma.c -- the DMA engine and doorbells (native).
  *
- * The native "engine" is the calling thread: plat_dma_start copies at once,
- * marks the record complete and rings the doorbell, so transfers of one core
- * complete in order and plat_dma_wait never sleeps after a start.
+ * The native engine is whichever thread runs it: a plat_dma_start on an idle
+ * engine copies at once in the caller, marks the record complete and rings
+ * the doorbell. Only a send to a receive channel with nothing posted
+ * (plat_dma_send, rx.c) can hold an engine up; then it and every transfer
+ * queued after it wait in the engine's queue, in order, and the receiver's
+ * plat_rx_post runs the engine: the poster's thread does the copies.
  *
  * Doorbells are a 32-bit pending mask per core (atomic OR to ring, atomic
  * AND-NOT to take) and a wait queue the ringer wakes.
@@ -11,33 +14,101 @@
 #include "native.h"
 
 #include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-
-struct nat_dma {
-    uint64_t done; /* 1 once the copy is complete */
-} NAT_ALIAS;
 
 static_assert(sizeof(struct nat_dma) <= sizeof(plat_dma), "plat_dma too small");
 
-static struct nat_dma *rec(plat_dma *d, const char *call)
+struct nat_dma *nat_dma_rec(plat_dma *d, const char *call)
 {
     NAT_NEED(d, call);
     return (struct nat_dma *)(void *)d->opaque;
 }
 
+void nat_engine_init(struct nat_engine *e)
+{
+    if (pthread_mutex_init(&e->lock, NULL) != 0) {
+        fputs("ipcsim: native: cannot make a DMA engine's lock\n", stderr);
+        abort();
+    }
+}
+
+/* The copy is done: complete r and ring. r belongs to its owner again once
+ * `done` is set, so read it before. */
+static void finish(struct nat_dma *r)
+{
+    struct nat_ctx *ring = r->kind == NAT_COPY ? r->to : NULL;
+    uint32_t bits = r->arg;
+    __atomic_store_n(&r->done, 1, __ATOMIC_SEQ_CST);
+    nat_wake(&nat_poll_wq, false); /* pollers of dst (and of the record) */
+    if (ring) nat_ring(ring, bits);
+}
+
+/* Lock held. */
+static void run(struct nat_engine *e)
+{
+    struct nat_dma *r;
+    while ((r = e->head)) {
+        if (r->kind == NAT_SEND) {
+            if (!nat_rx_deliver(e, r)) return;
+        } else if (r->n) {
+            nat_move(r->dst, r->src, r->n);
+        }
+        e->head = r->next;
+        if (!e->head) e->tail = NULL;
+        finish(r);
+        /* After `done`: a copy that finds the queue empty runs at once, and
+         * must find every earlier transfer complete. */
+        __atomic_sub_fetch(&e->queued, 1, __ATOMIC_RELEASE);
+    }
+}
+
+void nat_engine_run(struct nat_engine *e)
+{
+    pthread_mutex_lock(&e->lock);
+    run(e);
+    pthread_mutex_unlock(&e->lock);
+}
+
+void nat_engine_push(struct nat_ctx *c, struct nat_dma *r)
+{
+    struct nat_engine *e = &c->engine;
+    r->next = NULL;
+    pthread_mutex_lock(&e->lock);
+    if (e->tail)
+        e->tail->next = r;
+    else
+        e->head = r;
+    e->tail = r;
+    __atomic_add_fetch(&e->queued, 1, __ATOMIC_RELAXED);
+    run(e);
+    pthread_mutex_unlock(&e->lock);
+}
+
 int nat_dma_start(plat_dma *d, void *dst, const void *src, size_t n, unsigned flags, int ring_core,
                   uint32_t ring_bits)
 {
-    struct nat_dma *r = rec(d, "plat_dma_start");
-    if (!(nat_self()->core->caps & PLAT_CAP_DMA)) return PLAT_ENOTSUP;
+    struct nat_dma *r = nat_dma_rec(d, "plat_dma_start");
+    struct nat_ctx *self = nat_self()->core;
+    if (!(self->caps & PLAT_CAP_DMA)) return PLAT_ENOTSUP;
     struct nat_ctx *target = NULL;
     if ((flags & PLAT_DMA_RING) && !(target = nat_core_find(ring_core))) return PLAT_EINVAL;
     if (n && (!dst || !src)) return PLAT_EINVAL;
     __atomic_store_n(&r->done, 0, __ATOMIC_RELAXED);
-    if (n) nat_move(dst, src, n);
-    __atomic_store_n(&r->done, 1, __ATOMIC_SEQ_CST);
-    nat_wake(&nat_poll_wq, false); /* pollers of dst (and of the record) */
-    if (target) nat_doorbell_ring(ring_core, ring_bits);
+    r->kind = NAT_COPY;
+    r->dst = dst;
+    r->src = src;
+    r->n = n;
+    r->to = target;
+    r->arg = ring_bits;
+    if (__atomic_load_n(&self->engine.queued, __ATOMIC_ACQUIRE) == 0) {
+        /* The engine is idle: no lock on the common path. */
+        if (n) nat_move(dst, src, n);
+        finish(r);
+    } else {
+        nat_engine_push(self, r);
+    }
     return PLAT_OK;
 }
 
@@ -48,21 +119,25 @@ static bool complete(const void *p)
 
 int nat_dma_test(plat_dma *d)
 {
-    return complete(rec(d, "plat_dma_test")) ? PLAT_OK : PLAT_EAGAIN;
+    return complete(nat_dma_rec(d, "plat_dma_test")) ? PLAT_OK : PLAT_EAGAIN;
 }
 
 int nat_dma_wait(plat_dma *d, uint64_t timeout_ns)
 {
-    struct nat_dma *r = rec(d, "plat_dma_wait");
+    struct nat_dma *r = nat_dma_rec(d, "plat_dma_wait");
     return nat_wait(&nat_poll_wq, false, NAT_POLL_RECHECK_NS, complete, r, timeout_ns);
+}
+
+void nat_ring(struct nat_ctx *c, uint32_t bits)
+{
+    if (!bits) return;
+    __atomic_fetch_or(&c->bell, bits, __ATOMIC_SEQ_CST);
+    nat_wake_sc(&c->bell_wq, false);
 }
 
 void nat_doorbell_ring(int core, uint32_t bits)
 {
-    struct nat_ctx *c = nat_core_at(core, "plat_doorbell_ring");
-    if (!bits) return;
-    __atomic_fetch_or(&c->bell, bits, __ATOMIC_SEQ_CST);
-    nat_wake_sc(&c->bell_wq, false);
+    nat_ring(nat_core_at(core, "plat_doorbell_ring"), bits);
 }
 
 struct bell_arg {

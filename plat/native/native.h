@@ -10,6 +10,7 @@
 
 #include "../backend.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -25,6 +26,7 @@ PLAT_OPS(NAT_DECL, NAT_DECL_V)
 /* ---- cores and threads (core.c) ---------------------------------------- */
 
 struct nat_ctx;
+struct nat_rx;
 
 /* One per thread: its core and its thread slots. */
 struct nat_thr {
@@ -39,6 +41,30 @@ struct nat_wq {
     uint32_t waiters;
 };
 
+/* A transfer of a core's DMA engine, stored in the caller's plat_dma. */
+enum nat_xfer { NAT_COPY, NAT_SEND };
+struct nat_dma {
+    uint64_t done;        /* 1 once complete (atomic) */
+    struct nat_dma *next; /* in the engine's queue */
+    const void *src;
+    void *dst; /* NAT_COPY */
+    size_t n;
+    struct nat_ctx *to; /* NAT_COPY: core to ring, or NULL; NAT_SEND: the receiver */
+    uint32_t arg;       /* NAT_COPY: ring bits; NAT_SEND: the channel */
+    uint32_t kind;      /* enum nat_xfer */
+} NAT_ALIAS;
+
+/* A core's DMA engine. Its queue holds the transfers that wait behind a send
+ * to a channel with nothing posted; whoever runs the engine holds `lock`. */
+struct nat_engine {
+    pthread_mutex_t lock;
+    struct nat_dma *head, *tail; /* under lock, oldest first */
+    uint64_t queued;             /* transfers in the queue (atomic): 0 lets a copy run at once */
+    /* The channel FIFO this engine waits in (under that channel's core's rx lock). */
+    struct nat_engine *wait_next;
+    bool waiting;
+};
+
 struct nat_ctx {
     int index;
     char *type;
@@ -50,7 +76,9 @@ struct nat_ctx {
     uint64_t rng;       /* splitmix64 state, advanced atomically */
     uint32_t bell;      /* pending doorbell bits */
     struct nat_wq bell_wq;
-    struct nat_thr main; /* the core's main (or adopted) thread */
+    struct nat_engine engine; /* dma.c */
+    struct nat_rx *rx;        /* receive channels (rx.c) */
+    struct nat_thr main;      /* the core's main (or adopted) thread */
     struct nat_ctx *all_next;
 };
 
@@ -64,7 +92,8 @@ struct nat_ctx *nat_core_find(int index);
 /* Core by index; stops the run naming `call` if there is none. */
 struct nat_ctx *nat_core_at(int index, const char *call);
 /* Replace the cores by a run's (n == 0: none, between runs), each with a
- * local block of its desc's local_bytes (0: unbounded). Returns the new generation:
+ * local block of its desc's local_bytes (0: unbounded) and its rx_channels
+ * receive channels. Returns the new generation:
  * threads bound to an older one are adopted afresh. */
 unsigned nat_cores_reset(const struct plat_core_desc *cores, int n, uint64_t seed);
 
@@ -101,8 +130,33 @@ void nat_wake_sc(struct nat_wq *w, bool shared);
 /* Advance the epoch and wake every sleeper (plat_event_notify). */
 void nat_bump(struct nat_wq *w, bool shared);
 
-/* Sleepers of plat_poll64 and plat_dma_wait; every interface write wakes it. */
+/* Sleepers of plat_poll64 and plat_dma_wait; every interface write and
+ * every DMA completion wakes it. */
 extern struct nat_wq nat_poll_wq;
+
+/* ---- DMA engine and receive channels (dma.c, rx.c) ------------------------ */
+
+/* Receive channels of an adopted thread's core (it has every capability). */
+#define NAT_ADOPTED_RX_CHANNELS 64u
+
+/* The record inside d; stops the run naming `call` if d is NULL. */
+struct nat_dma *nat_dma_rec(plat_dma *d, const char *call);
+void nat_engine_init(struct nat_engine *e);
+/* Queue r (fields set, done 0) on c's engine and run the engine. */
+void nat_engine_push(struct nat_ctx *c, struct nat_dma *r);
+/* Run e: complete its transfers in order until it is empty or its oldest is
+ * a send to a channel with nothing posted. */
+void nat_engine_run(struct nat_engine *e);
+/* Set bits in c's doorbell mask and wake its waiters. */
+void nat_ring(struct nat_ctx *c, uint32_t bits);
+
+/* Give c `n` receive channels (nothing posted). */
+void nat_rx_init(struct nat_ctx *c, unsigned n);
+/* For the engine e (its lock held) whose oldest transfer is the send r: if
+ * r's channel has a buffer posted and no engine waits for it before e, fill
+ * it, ring the receiver and return true; else queue e on the channel (the
+ * next plat_rx_post runs it) and return false. */
+bool nat_rx_deliver(struct nat_engine *e, const struct nat_dma *r);
 
 /* ---- streams (stream.c, poller.c) ---------------------------------------- */
 

@@ -4,7 +4,7 @@
 #include "../../models/accel.h"
 #include "../../models/hwq.h"
 #include "../../models/mesh.h"
-#include "../../models/xbar.h"
+#include "../../models/fabric.h"
 
 namespace ipcsim
 {
@@ -194,10 +194,9 @@ int sim_accel_run(plat_accel *pa, const void *in, size_t in_len, void *out, size
     j.out_len = out_len;
     // The core writes the input to the block; input in a remote block is
     // loaded first (as plat_copy does).
-    Xbar &x = top().xbar();
     const void *data = in;
     c.acquire(t);
-    if (in_len && x.port_of(in, c.index) != x.core_port(c.index)) {
+    if (in_len && !top().fabric().near(in, c.index)) {
         if (c.bounce.size() < in_len) c.bounce.resize(in_len);
         c.payload(t, OP_NONE, tlm::TLM_READ_COMMAND, in, c.bounce.data(), in_len);
         c.issue(t);

@@ -1,7 +1,7 @@
 // sim_dma.cpp -- DMA transfers and doorbells.
 #include "sim.h"
 
-#include "../../models/dma.h"
+#include "../../models/engine.h"
 
 namespace ipcsim
 {
@@ -26,12 +26,34 @@ int sim_dma_start(plat_dma *d, void *dst, const void *src, size_t n, unsigned fl
     x->dst = dst;
     x->src = src;
     x->n = n;
-    x->flags = flags;
+    x->flags = flags & PLAT_DMA_RING;
     x->ring_core = ring_core;
     x->ring_bits = ring_bits;
-    x->state = DMA_QUEUED;
-    c.work(t, c.dma_setup_ps); // the core writes the descriptor
-    top().dma(c.index).push(x);
+    x->to_core = -1;
+    x->chan = 0;
+    top().engine(c.index).submit(t, x); // the core writes the descriptor
+    return PLAT_OK;
+}
+
+int sim_dma_send(plat_dma *d, int core, unsigned chan, const void *src, size_t n)
+{
+    Thread &t = self();
+    Core &c = *t.core;
+    if (!(c.caps & PLAT_CAP_DMA)) return PLAT_ENOTSUP;
+    if (core < 0 || core >= top().cores() || chan >= top().engine(core).channels())
+        return PLAT_EINVAL;
+    need(d, "plat_dma_send");
+    if (n) need(src, "plat_dma_send");
+    DmaDesc *x = (DmaDesc *)(void *)d;
+    x->dst = nullptr;
+    x->src = src;
+    x->n = n;
+    x->flags = DESC_SEND;
+    x->ring_core = -1;
+    x->ring_bits = 0;
+    x->to_core = core;
+    x->chan = chan;
+    top().engine(c.index).submit(t, x);
     return PLAT_OK;
 }
 
@@ -39,19 +61,14 @@ int sim_dma_test(plat_dma *d)
 {
     Thread &t = self();
     DmaDesc *x = (DmaDesc *)(void *)need(d, "plat_dma_test");
-    t.core->work(t, t.core->local_ps); // read the engine's status
-    return x->state == DMA_DONE ? PLAT_OK : PLAT_EAGAIN;
+    return top().engine(t.core->index).status(t, x, now_ps(), false);
 }
 
 int sim_dma_wait(plat_dma *d, uint64_t timeout_ns)
 {
     Thread &t = self();
     DmaDesc *x = (DmaDesc *)(void *)need(d, "plat_dma_wait");
-    uint64_t dl = deadline_ps(timeout_ns);
-    t.core->work(t, t.core->local_ps);
-    while (x->state != DMA_DONE)
-        if (!sleep_on(t, &x->state, "plat_dma_wait", dl)) return PLAT_ETIMEDOUT;
-    return PLAT_OK;
+    return top().engine(t.core->index).status(t, x, deadline_ps(timeout_ns), true);
 }
 
 void sim_doorbell_ring(int core, uint32_t bits)

@@ -1,8 +1,8 @@
 // sim_mem.cpp -- timed accesses, atomics, polling, copies and allocation.
 #include "sim.h"
 
+#include "../../models/fabric.h"
 #include "../../models/memory.h"
-#include "../../models/xbar.h"
 
 namespace ipcsim
 {
@@ -75,9 +75,8 @@ void sim_copy(void *dst, const void *src, size_t n)
     need(dst, "plat_copy");
     need(src, "plat_copy");
     Core &c = *t.core;
-    Xbar &x = top().xbar();
-    int me = x.core_port(c.index);
-    bool src_near = x.port_of(src, c.index) == me, dst_near = x.port_of(dst, c.index) == me;
+    Fabric &f = top().fabric();
+    bool src_near = f.near(src, c.index), dst_near = f.near(dst, c.index);
     c.acquire(t);
     if (!src_near && !dst_near) {
         // Both ends are remote: the core loads into its registers, then stores.

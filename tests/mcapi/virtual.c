@@ -19,7 +19,7 @@ static int reverse(void *ctx, const void *in, size_t in_len, void *out, size_t o
     return (int)in_len;
 }
 
-static const struct mcapi_route route = {MT_DOMAIN, VNODE, MCAPI_ROUTE_ACCEL, "accel"};
+static const struct mcapi_route route = {MT_DOMAIN, VNODE, MCAPI_ROUTE_ACCEL, "accel", 0};
 
 /* Node 0 declares the route; node 1 (which declares nothing) uses it too.
  * Several sizes, several ports of the virtual node. */
@@ -129,9 +129,9 @@ static void case_bad_routes(void *arg)
     harness_barrier();
     if (me == 0) {
         const struct mcapi_route bad[] = {
-            {MT_DOMAIN, MCAPI_MAX_NODE + 1, MCAPI_ROUTE_ACCEL, "accel"},
-            {MT_DOMAIN, VNODE, MCAPI_ROUTE_ACCEL, NULL},
-            {MT_DOMAIN, VNODE, MCAPI_ROUTE_ACCEL, ""},
+            {MT_DOMAIN, MCAPI_MAX_NODE + 1, MCAPI_ROUTE_ACCEL, "accel", 0},
+            {MT_DOMAIN, VNODE, MCAPI_ROUTE_ACCEL, NULL, 0},
+            {MT_DOMAIN, VNODE, MCAPI_ROUTE_ACCEL, "", 0},
         };
         for (size_t i = 0; i < HARNESS_COUNT(bad); i++) {
             mcapi_param_t p = {.routes = &bad[i], .nroutes = 1};
@@ -145,8 +145,8 @@ static void case_bad_routes(void *arg)
         MT_EQ(st, MCAPI_ERR_PARAMETER);
         /* Node 1 is a regular node; node 0 cannot route to itself. */
         const struct mcapi_route clash[] = {
-            {MT_DOMAIN, 1, MCAPI_ROUTE_ACCEL, "accel"},
-            {MT_DOMAIN, 0, MCAPI_ROUTE_ACCEL, "accel"},
+            {MT_DOMAIN, 1, MCAPI_ROUTE_ACCEL, "accel", 0},
+            {MT_DOMAIN, 0, MCAPI_ROUTE_ACCEL, "accel", 0},
         };
         for (size_t i = 0; i < HARNESS_COUNT(clash); i++) {
             mcapi_param_t p = {.routes = &clash[i], .nroutes = 1};

@@ -1,0 +1,294 @@
+/*
+ * transport/dma_endp.c -- the DMA transport's endpoints and attributes.
+ *
+ * Local only, as FUNCAPI's static system: creating an endpoint arms its
+ * channel with an internal buffer; getting another node's endpoint is
+ * computing its address from the mapping, which succeeds at once whether or
+ * not that node has created it yet (a message sent before it exists waits
+ * in the sender's DMA engine until the channel is armed). Gets are counted
+ * only by the endpoint's owner (nobody tells it about the others').
+ */
+#include "dma_tp.h"
+
+#include <string.h>
+
+mcapi_status_t dt_endp_create(struct tp_node *tp, mcapi_port_t port, mcapi_endpoint_t *ep)
+{
+    unsigned live = 0;
+    for (unsigned p = 0; p < tp->nports; p++) live += tp->ep[p].live;
+    if (port == (mcapi_port_t)MCAPI_PORT_ANY) {
+        port = 0;
+        while (port < tp->nports && tp->ep[port].live) port++;
+        if (port == tp->nports) return MCAPI_ERR_MEM_LIMIT; /* every channel has its endpoint */
+    } else if (port >= tp->nports) {
+        return MCAPI_ERR_PORT_INVALID; /* no channel for it (docs/mcapi.md) */
+    } else if (tp->ep[port].live) {
+        return MCAPI_ERR_ENDP_EXISTS;
+    }
+    if (live == MCAPI_MAX_ENDPOINTS) return MCAPI_ERR_MEM_LIMIT;
+    struct dt_endp *e = &tp->ep[port];
+    e->live = 1;
+    e->timeout = MCAPI_TIMEOUT_INFINITE;
+    e->memtype = MCAPI_ENDP_ATTR_LOCAL_MEMORY | MCAPI_ENDP_ATTR_BLOCK_ON_MEM_LIMIT;
+    e->priority = MCAPI_MAX_PRORITY;
+    e->max_payload = DT_PKT_DEFAULT;
+    e->gets = 0;
+    e->qhead = e->qn = 0;
+    /* e->c is kept: a CONNECT or HELLO may have come before the endpoint. */
+    tp->refill |= 1ull << port;
+    dt_refill(tp);
+    *ep = dt_ep_handle(tp->dom, tp->node, port);
+    return MCAPI_SUCCESS;
+}
+
+mcapi_status_t dt_endp_get(struct tp_node *tp, struct tp_op *op)
+{
+    if (op->dom != tp->dom) return MCAPI_ERR_DOMAIN_INVALID;
+    switch (tp->map.kind[op->node]) {
+    case DR_DMA:
+        if (op->port >= tp->map.nports[op->node]) return MCAPI_ERR_PORT_INVALID;
+        break;
+    case DR_ACCEL:
+        break;
+    default:
+        return MCAPI_ERR_NODE_INVALID; /* not in the mapping: no such node */
+    }
+    if (op->node == tp->node && tp->ep[op->port].live) {
+        struct dt_endp *e = &tp->ep[op->port];
+        if (e->gets >= MCAPI_MAX_ENDPOINT_GETS) return MCAPI_ERR_ENDP_GET_LIMIT;
+        e->gets++;
+    }
+    *op->out_h = dt_ep_handle(tp->dom, op->node, op->port);
+    return MCAPI_SUCCESS;
+}
+
+void dt_endp_remove(struct tp_node *tp, unsigned port)
+{
+    struct dt_endp *e = &tp->ep[port];
+    if (e->c.state != CS_NONE) dt_chan_end(tp, port);
+    if (e->post == DP_INT || e->post == DP_USER) dt_unpost(tp, port);
+    dt_msg_drop(tp, e);
+    e->live = 0;
+    e->gets = 0;
+    e->user = NULL;
+    tp->refill &= ~(1ull << port);
+    tp->prog++; /* a pending operation on it finds it gone */
+}
+
+mcapi_status_t dt_endp_delete(struct tp_node *tp, mcapi_endpoint_t ep)
+{
+    struct dt_endp *e = dt_own(tp, ep);
+    if (!e) {
+        mcapi_status_t st = dt_own_check(tp, ep);
+        return st == MCAPI_ERR_ENDP_REMOTE ? MCAPI_ERR_ENDP_NOTOWNER : st;
+    }
+    if (e->c.state == CS_OPEN) return MCAPI_ERR_CHAN_OPEN;
+    dt_endp_remove(tp, (unsigned)(e - tp->ep));
+    return MCAPI_SUCCESS;
+}
+
+mcapi_status_t dt_endp_release(struct tp_node *tp, mcapi_endpoint_t ep)
+{
+    unsigned n, p;
+    if (!dt_ep_decode(tp, ep, &n, &p)) return MCAPI_ERR_ENDP_INVALID;
+    if (n != tp->node) return MCAPI_SUCCESS; /* nothing was counted */
+    struct dt_endp *e = &tp->ep[p];
+    if (!e->live || !e->gets) return MCAPI_ERR_ENDP_INVALID;
+    e->gets--;
+    return MCAPI_SUCCESS;
+}
+
+/* ---- attributes --------------------------------------------------------- */
+
+static const size_t sizes[MCAPI_ENDP_ATTR_END] = {
+    [MCAPI_ENDP_ATTR_TYPE] = sizeof(mcapi_endp_attr_type_t),
+    [MCAPI_ENDP_ATTR_GET_COUNT] = sizeof(mcapi_endp_attr_get_count_t),
+    [MCAPI_ENDP_ATTR_GET_SOURCE] = sizeof(mcapi_endp_attr_get_source_t),
+    [MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE] = sizeof(mcapi_endp_attr_max_payload_size_t),
+    [MCAPI_ENDP_ATTR_BUFFER_TYPE] = sizeof(mcapi_endp_attr_buffer_type_t),
+    [MCAPI_ENDP_ATTR_MEMORY_TYPE] = sizeof(mcapi_endp_attr_memory_type_t),
+    [MCAPI_ENDP_ATTR_NUM_PRIORITIES] = sizeof(mcapi_endp_attr_num_priorities_t),
+    [MCAPI_ENDP_ATTR_PRIORITY] = sizeof(mcapi_endp_attr_priority_t),
+    [MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS] = sizeof(mcapi_endp_attr_num_send_buffers_t),
+    [MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS] = sizeof(mcapi_endp_attr_num_recv_buffers_t),
+    [MCAPI_ENDP_ATTR_ENDP_STATUS] = sizeof(mcapi_endp_attr_status_t),
+    [MCAPI_ENDP_ATTR_TIMEOUT] = sizeof(mcapi_endp_attr_timeout_t),
+};
+
+static mcapi_status_t unknown(mcapi_uint_t num)
+{
+    return num >= (mcapi_uint_t)mcapi_start_endp_attribute(MCA_ORG_ID_PSI) &&
+                   num < (mcapi_uint_t)mcapi_end_endp_attribute(MCA_ORG_ID_TBA)
+               ? MCAPI_ERR_ATTR_NOTSUPPORTED
+               : MCAPI_ERR_ATTR_NUM;
+}
+
+static mcapi_uint_t status_bits(const struct dt_conn *c)
+{
+    mcapi_uint_t v = 0;
+    if (c->opening) v |= MCAPI_ENDP_ATTR_STATUS_OPEN_PENDING;
+    if (c->state == CS_OPEN) v |= MCAPI_ENDP_ATTR_STATUS_OPEN;
+    if (c->state != CS_NONE)
+        /* The second group shares the first's values: the high half (mcapi.h). */
+        v |= MCAPI_ENDP_ATTR_STATUS_CONNECTED |
+             (c->type == TP_PKT ? MCAPI_ENDP_ATTR_STATUS_PKTCHAN : MCAPI_ENDP_ATTR_STATUS_SCLCHAN)
+                 << 16 |
+             (c->dir == TP_SEND ? MCAPI_ENDP_ATTR_STATUS_SEND : MCAPI_ENDP_ATTR_STATUS_RECEIVE)
+                 << 16;
+    return v;
+}
+
+/* The value of attribute num of e (NULL: a virtual node's endpoint). */
+static void value(struct tp_node *tp, const struct dt_endp *e, mcapi_uint_t num, void *out)
+{
+    union {
+        mcapi_uint_t u;
+        mcapi_int_t i;
+        mcapi_endp_attr_get_source_t src;
+        mcapi_timeout_t t;
+    } v;
+    memset(&v, 0, sizeof v);
+    const struct dt_conn *c = e ? &e->c : NULL;
+    bool conn = c && c->state != CS_NONE;
+    switch (num) {
+    case MCAPI_ENDP_ATTR_TYPE:
+        v.u = !conn               ? MCAPI_ENDP_ATTR_TYPE_MESSAGE
+              : c->type == TP_PKT ? MCAPI_ENDP_ATTR_TYPE_PKTCHAN
+                                  : MCAPI_ENDP_ATTR_TYPE_SCLCHAN;
+        break;
+    case MCAPI_ENDP_ATTR_GET_COUNT:
+        v.u = e ? e->gets : 0;
+        break;
+    case MCAPI_ENDP_ATTR_GET_SOURCE:
+        v.src.domain_id = e && e->gets ? tp->dom : (mcapi_domain_t)MCAPI_DOMAIN_INVALID;
+        v.src.node_id = e && e->gets ? tp->node : (mcapi_node_t)MCAPI_NODE_INVALID;
+        break;
+    case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
+        v.i = e ? e->max_payload : DT_PKT_DEFAULT;
+        break;
+    case MCAPI_ENDP_ATTR_BUFFER_TYPE:
+        v.u = MCAPI_ENDP_ATTR_FIFO_BUFFER;
+        break;
+    case MCAPI_ENDP_ATTR_MEMORY_TYPE:
+        v.u = e ? e->memtype : MCAPI_ENDP_ATTR_LOCAL_MEMORY;
+        break;
+    case MCAPI_ENDP_ATTR_NUM_PRIORITIES:
+        v.u = 1; /* one FIFO per channel: priorities are accepted, not used */
+        break;
+    case MCAPI_ENDP_ATTR_PRIORITY:
+        v.u = e ? e->priority : MCAPI_MAX_PRORITY;
+        break;
+    case MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS: /* transfers the engine can still take */
+        for (unsigned i = 0; i < DT_SLOTS; i++) v.i += tp->slot[i].state == SL_FREE;
+        break;
+    case MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS:
+        if (conn && c->dir == TP_RECV && c->set >= 0) {
+            const struct dt_set *s = &tp->set[c->set];
+            for (unsigned i = 0; i < s->nbuf; i++)
+                v.i += s->st[i] == B_FREE || s->st[i] == B_POSTED;
+        } else {
+            v.i = (mcapi_int_t)tp->nfree + (e && e->post == DP_INT);
+        }
+        break;
+    case MCAPI_ENDP_ATTR_ENDP_STATUS:
+        v.u = c ? status_bits(c) : 0;
+        break;
+    default: /* MCAPI_ENDP_ATTR_TIMEOUT */
+        v.t = e ? e->timeout : (mcapi_timeout_t)MCAPI_TIMEOUT_INFINITE;
+        break;
+    }
+    memcpy(out, &v, sizes[num]);
+}
+
+mcapi_status_t dt_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num, void *attr,
+                           size_t size)
+{
+    unsigned n, p;
+    if (!dt_ep_decode(tp, ep, &n, &p)) return MCAPI_ERR_ENDP_INVALID;
+    const struct dt_endp *e = NULL;
+    if (tp->map.kind[n] == DR_DMA) {
+        /* Another node's attributes live on that node alone. */
+        if (n != tp->node) return MCAPI_ERR_ENDP_REMOTE;
+        if (!tp->ep[p].live) return MCAPI_ERR_ENDP_INVALID;
+        e = &tp->ep[p];
+    }
+    if (num >= MCAPI_ENDP_ATTR_END) return unknown(num);
+    if (size != sizes[num]) return MCAPI_ERR_ATTR_SIZE;
+    value(tp, e, num, attr);
+    return MCAPI_SUCCESS;
+}
+
+static bool valid(mcapi_uint_t num, const void *attr)
+{
+    mcapi_uint_t u;
+    mcapi_int_t i;
+    switch (num) {
+    case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
+        memcpy(&i, attr, sizeof i);
+        return i > 0 && i <= MCAPI_MAX_PKT_SIZE;
+    case MCAPI_ENDP_ATTR_BUFFER_TYPE:
+        memcpy(&u, attr, sizeof u);
+        return u == MCAPI_ENDP_ATTR_FIFO_BUFFER;
+    case MCAPI_ENDP_ATTR_MEMORY_TYPE:
+        memcpy(&u, attr, sizeof u);
+        return (u & 0xffffu) <= MCAPI_ENDP_ATTR_REMOTE_MEMORY &&
+               (u & ~0xffffu & ~(mcapi_uint_t)MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT) == 0;
+    case MCAPI_ENDP_ATTR_PRIORITY:
+        memcpy(&u, attr, sizeof u);
+        return u <= MCAPI_MAX_PRIORITY;
+    default:
+        return true;
+    }
+}
+
+mcapi_status_t dt_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num,
+                           const void *attr, size_t size)
+{
+    struct dt_endp *e = dt_own(tp, ep);
+    if (!e) return dt_own_check(tp, ep);
+    if (num >= MCAPI_ENDP_ATTR_END) return unknown(num);
+    if (size != sizes[num]) return MCAPI_ERR_ATTR_SIZE;
+    switch (num) {
+    case MCAPI_ENDP_ATTR_TYPE:
+    case MCAPI_ENDP_ATTR_GET_COUNT:
+    case MCAPI_ENDP_ATTR_GET_SOURCE:
+    case MCAPI_ENDP_ATTR_NUM_PRIORITIES:
+    case MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS:
+    case MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS:
+    case MCAPI_ENDP_ATTR_ENDP_STATUS:
+        return MCAPI_ERR_ATTR_READONLY;
+    default:
+        break;
+    }
+    if (!valid(num, attr)) return MCAPI_ERR_ATTR_VALUE;
+    if (num != MCAPI_ENDP_ATTR_TIMEOUT && e->c.state != CS_NONE) return MCAPI_ERR_CHAN_CONNECTED;
+    switch (num) {
+    case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
+        memcpy(&e->max_payload, attr, sizeof e->max_payload);
+        break;
+    case MCAPI_ENDP_ATTR_MEMORY_TYPE:
+        memcpy(&e->memtype, attr, sizeof e->memtype);
+        break;
+    case MCAPI_ENDP_ATTR_PRIORITY:
+        memcpy(&e->priority, attr, sizeof e->priority);
+        break;
+    case MCAPI_ENDP_ATTR_TIMEOUT:
+        memcpy(&e->timeout, attr, sizeof e->timeout);
+        break;
+    default: /* MCAPI_ENDP_ATTR_BUFFER_TYPE: FIFO, as it was */
+        break;
+    }
+    return MCAPI_SUCCESS;
+}
+
+mcapi_status_t dt_attr_node(struct tp_node *tp, mcapi_domain_t dom, mcapi_node_t node,
+                            mcapi_uint_t num, void *attr, size_t size)
+{
+    if (dom != tp->dom) return MCAPI_ERR_DOMAIN_INVALID;
+    if (tp->map.kind[node] == DR_NONE) return MCAPI_ERR_NODE_INVALID;
+    if (num >= MCAPI_NODE_ATTR_END) return unknown(num);
+    mcapi_node_attr_type_t type = MCAPI_NODE_ATTR_TYPE_REGULAR;
+    if (size != sizeof type) return MCAPI_ERR_ATTR_SIZE;
+    memcpy(attr, &type, sizeof type);
+    return MCAPI_SUCCESS;
+}

@@ -1,0 +1,149 @@
+/* dt.c -- helpers of the DMA transport's cases. */
+#include "dt.h"
+
+#include <string.h>
+
+const char *dt_name(mcapi_status_t st)
+{
+    static char buf[8][MCAPI_MAX_STATUS_MSG_LEN];
+    static unsigned k;
+    char *b = buf[k++ % 8];
+    return mcapi_display_status(st, b, sizeof buf[0]);
+}
+
+double dt_num(const void *arg, const char *path)
+{
+    double v;
+    ck_assert_msg(
+        conf_number(conf_get(conf_root(((const struct harness_env *)arg)->platform), path), &v),
+        "platform has no number at %s", path);
+    return v;
+}
+
+unsigned dt_routes(struct mcapi_route *r, const struct mcapi_route *extra, unsigned nextra)
+{
+    unsigned n = 0;
+    for (int c = 0; c < plat_cores() && n < DT_MAX_ROUTES; c++)
+        r[n++] = (struct mcapi_route){DT_DOMAIN, (mca_node_t)c, MCAPI_ROUTE_DMA, NULL, c};
+    for (unsigned i = 0; i < nextra && n < DT_MAX_ROUTES; i++) r[n++] = extra[i];
+    return n;
+}
+
+mcapi_status_t dt_try_init(mcapi_node_t node, const struct mcapi_route *routes, unsigned n)
+{
+    mcapi_info_t info;
+    mcapi_param_t p = {.routes = routes, .nroutes = n, .transport = MCAPI_TRANSPORT_DMA};
+    mcapi_status_t st = 0;
+    mcapi_initialize(DT_DOMAIN, node, NULL, &p, &info, &st);
+    return st;
+}
+
+void dt_init_map(mcapi_node_t node, const struct mcapi_route *routes, unsigned n)
+{
+    DT_EQ_AT(dt_try_init(node, routes, n), MCAPI_SUCCESS, "initialise node %u", node);
+}
+
+void dt_init(void)
+{
+    struct mcapi_route r[DT_MAX_ROUTES];
+    unsigned n = dt_routes(r, NULL, 0);
+    dt_init_map((mcapi_node_t)plat_core(), r, n);
+}
+
+void dt_fini(void)
+{
+    mcapi_status_t st = 0;
+    mcapi_finalize(&st);
+    DT_EQ(st, MCAPI_SUCCESS);
+}
+
+void dt_set_timeout(mcapi_endpoint_t ep, mcapi_timeout_t ms)
+{
+    mcapi_status_t st = 0;
+    mcapi_endpoint_set_attribute(ep, MCAPI_ENDP_ATTR_TIMEOUT, &ms, sizeof ms, &st);
+    DT_EQ(st, MCAPI_SUCCESS);
+}
+
+void dt_set_memtype(mcapi_endpoint_t ep, mcapi_endp_attr_memory_type_t t)
+{
+    mcapi_status_t st = 0;
+    mcapi_endpoint_set_attribute(ep, MCAPI_ENDP_ATTR_MEMORY_TYPE, &t, sizeof t, &st);
+    DT_EQ(st, MCAPI_SUCCESS);
+}
+
+mcapi_endpoint_t dt_ep(mcapi_port_t port)
+{
+    mcapi_status_t st = 0;
+    mcapi_endpoint_t ep = mcapi_endpoint_create(port, &st);
+    DT_EQ_AT(st, MCAPI_SUCCESS, "create port %u", port);
+    dt_set_timeout(ep, DT_WAIT_MS);
+    return ep;
+}
+
+mcapi_endpoint_t dt_get(mcapi_node_t node, mcapi_port_t port)
+{
+    mcapi_status_t st = 0;
+    mcapi_endpoint_t ep = mcapi_endpoint_get(DT_DOMAIN, node, port, MCAPI_TIMEOUT_IMMEDIATE, &st);
+    DT_EQ_AT(st, MCAPI_SUCCESS, "get <%u, %u>", node, port);
+    return ep;
+}
+
+mcapi_status_t dt_done(mcapi_request_t *r, mcapi_status_t st, size_t *size)
+{
+    if (st != MCAPI_SUCCESS && st != MCAPI_PENDING) return st;
+    size_t n = 0;
+    mcapi_status_t w = 0;
+    mcapi_boolean_t ok = mcapi_wait(r, &n, DT_WAIT_MS, &w);
+    ck_assert_msg(ok == MCAPI_TRUE, "wait: %s", dt_name(w));
+    if (size) *size = n;
+    return w;
+}
+
+static mcapi_uint32_t open_end(int scl, int recv, mcapi_endpoint_t ep)
+{
+    mcapi_uint32_t h = 0;
+    mcapi_request_t r;
+    mcapi_status_t st = 0;
+    if (scl && recv)
+        mcapi_sclchan_recv_open_i(&h, ep, &r, &st);
+    else if (scl)
+        mcapi_sclchan_send_open_i(&h, ep, &r, &st);
+    else if (recv)
+        mcapi_pktchan_recv_open_i(&h, ep, &r, &st);
+    else
+        mcapi_pktchan_send_open_i(&h, ep, &r, &st);
+    DT_EQ_AT(dt_done(&r, st, NULL), MCAPI_SUCCESS, "open %s %s", scl ? "scalar" : "packet",
+             recv ? "receive" : "send");
+    return h;
+}
+
+mcapi_pktchan_send_hndl_t dt_pkt_open_send(mcapi_endpoint_t tx)
+{
+    return open_end(0, 0, tx);
+}
+mcapi_pktchan_recv_hndl_t dt_pkt_open_recv(mcapi_endpoint_t rx)
+{
+    return open_end(0, 1, rx);
+}
+mcapi_sclchan_send_hndl_t dt_scl_open_send(mcapi_endpoint_t tx)
+{
+    return open_end(1, 0, tx);
+}
+mcapi_sclchan_recv_hndl_t dt_scl_open_recv(mcapi_endpoint_t rx)
+{
+    return open_end(1, 1, rx);
+}
+
+void dt_fill(void *p, size_t n, unsigned seed)
+{
+    uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) b[i] = (uint8_t)(seed * 131u + i * 7u + (i >> 8));
+}
+
+size_t dt_bad(const void *p, size_t n, unsigned seed)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != (uint8_t)(seed * 131u + i * 7u + (i >> 8))) return i;
+    return n;
+}
