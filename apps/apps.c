@@ -6,6 +6,10 @@
 const struct app *const app_table[] = {
     &app_pingpong,
     &app_mcapi_dct,
+    &app_funbase_init,
+    &app_funbase_roundtrip,
+    &app_funbase_throughput,
+    &app_funbase_pcie,
     NULL,
 };
 

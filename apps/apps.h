@@ -12,5 +12,9 @@
 
 extern const struct app app_pingpong;
 extern const struct app app_mcapi_dct;
+extern const struct app app_funbase_init;
+extern const struct app app_funbase_roundtrip;
+extern const struct app app_funbase_throughput;
+extern const struct app app_funbase_pcie;
 
 #endif

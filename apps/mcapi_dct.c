@@ -171,7 +171,7 @@ static void exchange(struct app_ctx *ctx, mcapi_endpoint_t me, mcapi_endpoint_t 
     app_report(ctx, "block_roundtrip_ns", x, (double)total_ns / (double)blocks, "ns");
 }
 
-static void host(struct app_ctx *ctx, long blocks, const char *device, uint64_t seed)
+static void host(struct app_ctx *ctx, long blocks, const char *device, uint64_t seed, bool dma)
 {
     int rc = plat_accel_bind(device, dct8x8, NULL);
     if (rc != PLAT_OK) {
@@ -182,8 +182,13 @@ static void host(struct app_ctx *ctx, long blocks, const char *device, uint64_t 
      * regular one. Moving the DCT to software would mean deleting this line. */
     const struct mcapi_route routes[] = {
         {.domain = DOMAIN, .node = DCT_NODE, .kind = MCAPI_ROUTE_ACCEL, .device = device},
+        /* The DMA transport's mapping also names the host's core (FUNCAPI). */
+        {.domain = DOMAIN, .node = HOST_NODE, .kind = MCAPI_ROUTE_DMA, .core = plat_core()},
     };
-    mcapi_param_t param = {.shm_name = NULL, .routes = routes, .nroutes = 1};
+    mcapi_param_t param = {.shm_name = NULL,
+                           .routes = routes,
+                           .nroutes = dma ? 2 : 1,
+                           .transport = dma ? MCAPI_TRANSPORT_DMA : MCAPI_TRANSPORT_SHM};
     mcapi_info_t info;
     mcapi_status_t st;
     mcapi_initialize(DOMAIN, HOST_NODE, NULL, &param, &info, &st);
@@ -212,11 +217,17 @@ static void run(struct app_ctx *ctx)
     if (!role) return;
     long blocks = app_int(ctx, "blocks");
     long seed = app_int(ctx, "seed");
+    const char *transport = app_str(ctx, "transport");
+    bool dma = strcmp(transport, "dma") == 0;
     if (blocks < 1) {
         app_fail(ctx, "mcapi_dct: blocks must be at least 1");
         return;
     }
-    host(ctx, blocks, app_str(ctx, "device"), (uint64_t)seed);
+    if (!dma && strcmp(transport, "shm") != 0) {
+        app_fail(ctx, "mcapi_dct: transport must be shm or dma, not '%s'", transport);
+        return;
+    }
+    host(ctx, blocks, app_str(ctx, "device"), (uint64_t)seed, dma);
 }
 
 static const char *const roles[] = {"host", NULL};
@@ -225,6 +236,7 @@ static const struct app_arg args[] = {
     {"blocks", APP_INT, "16", "8x8 blocks sent through the DCT node"},
     {"device", APP_STR, "accel", "the platform's accelerator device that is MCAPI node 1"},
     {"seed", APP_INT, "1", "seed of the blocks' samples (the same blocks on every backend)"},
+    {"transport", APP_STR, "shm", "MCAPI transport: shm (shared memory) or dma (FUNCAPI's)"},
     {NULL, APP_INT, NULL, NULL},
 };
 

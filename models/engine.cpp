@@ -1,6 +1,7 @@
 // engine.cpp -- what every DMA engine shares: the queue and receive channels.
 #include "engine.h"
 #include "core.h"
+#include "memory.h"
 #include "top.h"
 
 #include <algorithm>
@@ -150,6 +151,12 @@ void Engine::filled(unsigned c, uint64_t total)
     ch.owner = nullptr;
     top_.touched(&ch.state, sizeof ch.state);
     if (ch.ring) core_.raise(ch.ring);
+}
+
+bool Engine::reach(const void *p, size_t n) const
+{
+    if (!only_) return true;
+    return n == 0 || (only_->holds(p) && only_->holds((const unsigned char *)p + n - 1));
 }
 
 } // namespace ipcsim

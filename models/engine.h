@@ -36,6 +36,7 @@ namespace ipcsim
 
 class Top;
 class Core;
+class Memory;
 struct Thread;
 
 // The layout of a plat_dma record (the caller owns it; the queue links it).
@@ -94,6 +95,11 @@ class Engine
     virtual int rx_cancel(Thread &t, unsigned c);
     // What the register sequence `op` costs the core, in ps.
     virtual uint64_t reg_ps(RegOp op) = 0;
+    // plat_dma_reach: whether this engine masters the memory at [p, p+n):
+    // everything, unless the kind confined it to one memory (the HIBI PE
+    // DMA masters only its PE's dual-port RAM).
+    bool reach(const void *p, size_t n) const;
+    void confine(const Memory *m) { only_ = m; }
 
     // ---- between engines ---------------------------------------------------------
     // From a sender's engine process: claim channel c for one transfer; returns
@@ -119,6 +125,7 @@ class Engine
   private:
     std::vector<RxChan> chans_;
     DmaDesc *head_ = nullptr, *tail_ = nullptr;
+    const Memory *only_ = nullptr;
 };
 
 } // namespace ipcsim

@@ -8,8 +8,9 @@ namespace ipcsim
 {
 
 extern const PlatKind ideal_kind;
+extern const PlatKind funbase_kind;
 
-const PlatKind *const kinds[] = {&ideal_kind, nullptr};
+const PlatKind *const kinds[] = {&ideal_kind, &funbase_kind, nullptr};
 
 const PlatKind *kind_find(const char *name)
 {

@@ -52,6 +52,10 @@ enum Op {
     OP_NET_POLLER_DEL,
     OP_NET_POLLER_WAKE,
     OP_NET_POLL,
+    // plat_copy within the core's tile: a plain write of the payload, which a
+    // data master that moves every word twice (a load, then a store: a CPU
+    // without a copy engine) charges for both
+    OP_COPY,
 };
 
 // One per initiator, attached to its reused payload once (the payload owns it).

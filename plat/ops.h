@@ -66,6 +66,7 @@
     X(int, rx_cancel, (unsigned chan), (chan))                                                     \
     X(int, dma_send, (plat_dma * d, int core, unsigned chan, const void *src, size_t n),           \
       (d, core, chan, src, n))                                                                     \
+    X(bool, dma_reach, (const void *p, size_t n), (p, n))                                          \
     XV(doorbell_ring, (int core, uint32_t bits), (core, bits))                                     \
     X(uint32_t, doorbell_wait, (uint32_t mask, uint64_t timeout_ns), (mask, timeout_ns))           \
     X(plat_hwq *, hwq_open, (const char *name, int *status), (name, status))                       \

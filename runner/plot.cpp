@@ -100,7 +100,10 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
     g += "set title " + q(p.title) + "\n";
     g += "set xlabel " + q(p.xlabel) + "\n";
     g += "set ylabel " + q(ylabel) + "\n";
-    g += "set grid\nset key top left reverse Left box opaque\n";
+    g += "set grid\n";
+    // The key goes below the plot: inside, its long reference sources hid
+    // points (a category axis spreads over the whole frame anyway).
+    g += "set key below reverse Left box height 1\n";
     g += "set format y '%g'\n";
     if (categories) {
         g += "set xrange [-0.5:" + std::to_string(cats.size()) + "-0.5]\n";
@@ -138,6 +141,9 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
                             q(colour) + " title " + q(name + " reference: " + src));
         }
     }
+    // gnuplot's key below leaves no room for the x label: the bottom margin
+    // holds the tic labels, the label, then one line per key entry.
+    g += strf("set bmargin %zu\n", plots.size() + (categories ? 12 : 5));
     g += "plot " + join(plots, ", \\\n     ") + "\n";
     return g;
 }

@@ -291,6 +291,12 @@ int plat_rx_cancel(unsigned chan);
  * at the receiver. PLAT_ENOTSUP without PLAT_CAP_DMA, PLAT_EINVAL for a bad
  * core or channel. */
 int plat_dma_send(plat_dma *d, int core, unsigned chan, const void *src, size_t n);
+/* Whether the calling core's DMA engine can itself read or write the n bytes
+ * at p. Many cannot reach every memory the core can: a HIBI PE DMA masters
+ * only its PE's dual-port RAM (the plat_local_alloc memory), so software
+ * stages data from anywhere else through a buffer there, as FUNCAPI's driver
+ * does with its TX buffer. 0 without PLAT_CAP_DMA. Native: any memory. */
+bool plat_dma_reach(const void *p, size_t n);
 
 /* Doorbells: 32 interrupt bits per core. Ringing sets bits in the target
  * core's pending mask (a small transaction to it); waiting takes them. */

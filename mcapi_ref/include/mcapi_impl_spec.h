@@ -129,6 +129,10 @@ typedef struct {
     const struct mcapi_route *routes;
     unsigned nroutes;
     enum mcapi_transport_kind transport;
+    /* MCAPI_TRANSPORT_DMA: buffers of a packet channel's receive end, which
+     * are also the packets a sender may have on their way (credits), 1 to 16;
+     * 0: 4. FUNCAPI's receive end is one HIBI PE DMA channel: 1. */
+    unsigned pkt_depth;
 } mcapi_param_t;
 
 /* Implementation information returned through mcapi_info_t. */

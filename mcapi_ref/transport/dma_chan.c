@@ -129,7 +129,7 @@ mcapi_status_t dt_chan_open(struct tp_node *tp, struct tp_op *op)
                 dt_watch(tp, W_CHAN, dt_port_chan(tp, port));
                 return MCAPI_PENDING;
             }
-            unsigned depth = c->type == TP_PKT ? DT_PKT_DEPTH : DT_SCL_DEPTH;
+            unsigned depth = c->type == TP_PKT ? tp->pkt_depth : DT_SCL_DEPTH;
             uint32_t cap = c->type == TP_PKT ? (uint32_t)e->max_payload : 8u;
             int s = dt_set_new(tp, port, depth, cap);
             if (s < 0) return open_fail(e, op, MCAPI_ERR_MEM_LIMIT);

@@ -144,12 +144,18 @@ mcapi_status_t dt_msg_send(struct tp_node *tp, struct tp_op *op)
             return MCAPI_PENDING;
         }
         struct dt_slot *sl = &tp->slot[s];
-        const void *src = op->len ? op->src : sl->stage;
+        mcapi_status_t st = MCAPI_SUCCESS;
+        const void *src = op->len ? dt_tx_stage(tp, op->src, op->len, &st) : sl->stage;
+        if (!src) {
+            sl->state = SL_FREE;
+            return st == MCAPI_SUCCESS ? MCAPI_PENDING : st;
+        }
         if (drv_dma_send(&sl->d, tp->map.core[n], tp->map.base[n] + 1u + p, src, op->len) !=
             PLAT_OK) {
             sl->state = SL_FREE;
             return MCAPI_ERR_TRANSMISSION;
         }
+        dt_tx_issued(tp, s, src);
         op->held = (uint32_t)s + 1;
         op->started = 1; /* later sends here may start behind it: the engine keeps order */
         plat_work_cycles(tp->xfer_cycles);
@@ -199,7 +205,9 @@ mcapi_status_t dt_msg_recv(struct tp_node *tp, struct tp_op *op)
         dt_refill(tp);
         return delivered(tp, op, len);
     }
-    if (!(op->state & ST_POSTED) && op->len && op->dst && e->c.set < 0) {
+    /* Zero copy only into memory the engine writes; else an internal buffer. */
+    if (!(op->state & ST_POSTED) && op->len && op->dst && e->c.set < 0 &&
+        plat_dma_reach(op->dst, op->len)) {
         if (e->post == DP_INT) {
             dt_unpost(tp, port);
             if (e->qn) return dt_msg_recv(tp, op); /* it filled as we withdrew it */

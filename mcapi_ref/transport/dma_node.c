@@ -28,6 +28,7 @@ static void release_memory(struct tp_node *tp)
 {
     if (tp->msgmem) plat_local_free(tp->msgmem);
     if (tp->ctlbuf) plat_local_free(tp->ctlbuf);
+    if (tp->tx) plat_local_free(tp->tx); /* its transfers were reaped (or never read it again) */
     if (tp->slot) {
         /* A transfer still under way (to a node that never posts again)
          * keeps its record: the slots stay allocated, a small leak. */
@@ -42,6 +43,8 @@ mcapi_status_t dt_node_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_no
     struct tp_node *tp = calloc(1, sizeof *tp);
     if (!tp) return MCAPI_ERR_NODE_INITFAILED;
     mcapi_status_t st = dt_map_build(&tp->map, dom, param);
+    tp->pkt_depth = param && param->pkt_depth ? param->pkt_depth : DT_PKT_DEPTH;
+    if (st == MCAPI_SUCCESS && tp->pkt_depth > DT_DEPTH_MAX) st = MCAPI_ERR_PARAMETER;
     tp->dom = dom;
     tp->node = node;
     tp->core = plat_core();

@@ -194,6 +194,12 @@ mcapi_status_t dt_pkt_send(struct tp_node *tp, struct tp_op *op)
             src = sl->stage;
         } else if (!op->len) {
             src = sl->stage;
+        } else {
+            mcapi_status_t st = MCAPI_SUCCESS;
+            if (!(src = dt_tx_stage(tp, op->src, op->len, &st))) {
+                sl->state = SL_FREE;
+                return st == MCAPI_SUCCESS ? MCAPI_PENDING : (fail ? MCAPI_ERR_MEM_LIMIT : st);
+            }
         }
         unsigned peer = c->peer_node;
         if (drv_dma_send(&sl->d, tp->map.core[peer], tp->map.base[peer] + 1u + c->peer_port, src,
@@ -201,6 +207,7 @@ mcapi_status_t dt_pkt_send(struct tp_node *tp, struct tp_op *op)
             sl->state = SL_FREE;
             return MCAPI_ERR_TRANSMISSION;
         }
+        dt_tx_issued(tp, s, src);
         c->credits--;
         c->sent++;
         op->held = (uint32_t)s + 1;

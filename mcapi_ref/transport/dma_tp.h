@@ -42,7 +42,7 @@
 #define DT_SLOTS 4          /* transfers of a node on its DMA engine at once */
 #define DT_OUTBOX 32        /* control messages waiting for a slot */
 #define DT_SETS 8           /* buffer sets of channel receive ends of a node */
-#define DT_PKT_DEPTH 4      /* buffers (credits) of a packet channel's receive end */
+#define DT_PKT_DEPTH 4      /* default buffers (credits) of a packet channel's receive end */
 #define DT_SCL_DEPTH 16     /* of a scalar channel's */
 #define DT_DEPTH_MAX 16     /* the larger of the two */
 #define DT_PKT_DEFAULT 4096 /* default MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE */
@@ -160,6 +160,7 @@ struct tp_node {
     unsigned ctl;  /* the control channel */
     uint32_t bell; /* our doorbell bit */
     uint64_t xfer_cycles;
+    unsigned pkt_depth; /* mcapi_param_t.pkt_depth */
     struct dt_map map;
     unsigned nports;
     struct dt_endp ep[DT_PORTS];
@@ -174,7 +175,13 @@ struct tp_node {
     uint8_t ctl_posted;
     /* The DMA engine. */
     struct dt_slot *slot; /* DT_SLOTS, local memory */
-    unsigned orphans;     /* slots nobody waits for (control, aborted sends) */
+    /* The TX buffer (local memory), for sends from memory the engine cannot
+     * read; busy until the transfer with seq tx_seq is done. */
+    unsigned char *tx;
+    size_t tx_cap;
+    uint32_t tx_seq;
+    uint8_t tx_busy;
+    unsigned orphans; /* slots nobody waits for (control, aborted sends) */
     uint32_t seq;
     struct {
         struct dt_ctl m;
@@ -217,6 +224,12 @@ void dt_watch(struct tp_node *tp, unsigned kind, unsigned idx);
 int dt_slot_get(struct tp_node *tp);
 bool dt_slot_done(struct tp_node *tp, int s); /* frees it when done */
 void dt_slot_orphan(struct tp_node *tp, int s);
+/* The bytes a send of n bytes at src gives the engine: src itself if the
+ * engine reaches it, else the TX buffer with a copy of them. NULL: wait
+ * (the TX buffer's transfer is watched) or, with *st set, no memory. */
+const void *dt_tx_stage(struct tp_node *tp, const void *src, size_t n, mcapi_status_t *st);
+/* Slot s now carries what dt_tx_stage staged at p. */
+void dt_tx_issued(struct tp_node *tp, int s, const void *p);
 int dt_slot_oldest(const struct tp_node *tp);
 void dt_reap(struct tp_node *tp);
 void dt_ctl_send(struct tp_node *tp, unsigned to, const struct dt_ctl *m);

@@ -15,6 +15,7 @@
  */
 #include "dma_tp.h"
 
+#include <stddef.h>
 #include <string.h>
 
 void dt_watch(struct tp_node *tp, unsigned kind, unsigned idx)
@@ -63,6 +64,44 @@ void dt_slot_orphan(struct tp_node *tp, int s)
     tp->orphans++;
 }
 
+/* FUNCAPI's driver sends from one TX buffer in the dual-port RAM (the only
+ * memory the HIBI PE DMA masters); the Nios copies the data in, and the
+ * next copy waits until the engine has read the last one out. */
+const void *dt_tx_stage(struct tp_node *tp, const void *src, size_t n, mcapi_status_t *st)
+{
+    *st = MCAPI_SUCCESS;
+    if (!n || plat_dma_reach(src, n)) return src;
+    if (tp->tx_busy) {
+        for (unsigned i = 0; i < DT_SLOTS; i++) {
+            struct dt_slot *s = &tp->slot[i];
+            if (s->state != SL_FREE && s->seq == tp->tx_seq && !drv_dma_done(&s->d)) {
+                dt_watch(tp, W_SLOT, i);
+                return NULL;
+            }
+        }
+        tp->tx_busy = 0; /* its slot is done (or freed, or reused since) */
+    }
+    if (n > tp->tx_cap) {
+        unsigned char *p = plat_local_alloc(n, 64);
+        if (!p) {
+            *st = MCAPI_ERR_MEM_LIMIT;
+            return NULL;
+        }
+        if (tp->tx) plat_local_free(tp->tx);
+        tp->tx = p;
+        tp->tx_cap = n;
+    }
+    plat_copy(tp->tx, src, n);
+    return tp->tx;
+}
+
+void dt_tx_issued(struct tp_node *tp, int s, const void *p)
+{
+    if (p != tp->tx || !p) return;
+    tp->tx_busy = 1;
+    tp->tx_seq = tp->slot[s].seq;
+}
+
 int dt_slot_oldest(const struct tp_node *tp)
 {
     int best = -1;
@@ -73,6 +112,13 @@ int dt_slot_oldest(const struct tp_node *tp)
     return best;
 }
 
+/* The bytes of m that go on the wire: every bus word counts (a credit per
+ * packet), so only HELLO carries arg2 and nobody sends the padding. */
+static size_t ctl_len(const struct dt_ctl *m)
+{
+    return m->type == CTL_HELLO ? offsetof(struct dt_ctl, pad3) : offsetof(struct dt_ctl, arg2);
+}
+
 /* Start control message m to node `to` in a free slot: false if none. */
 static bool issue(struct tp_node *tp, unsigned to, const struct dt_ctl *m)
 {
@@ -80,7 +126,8 @@ static bool issue(struct tp_node *tp, unsigned to, const struct dt_ctl *m)
     if (s < 0) return false;
     struct dt_slot *sl = &tp->slot[s];
     memcpy(sl->stage, m, sizeof *m);
-    if (drv_dma_send(&sl->d, tp->map.core[to], tp->map.base[to], sl->stage, sizeof *m) != PLAT_OK) {
+    if (drv_dma_send(&sl->d, tp->map.core[to], tp->map.base[to], sl->stage, ctl_len(m)) !=
+        PLAT_OK) {
         sl->state = SL_FREE; /* the mapping was checked at initialise: cannot happen */
         return true;
     }
@@ -159,11 +206,12 @@ void dt_filled(struct tp_node *tp, unsigned ch, size_t len)
 {
     tp->prog++;
     if (ch == tp->ctl) {
-        struct dt_ctl m;
-        memcpy(&m, tp->ctlbuf, sizeof m);
+        struct dt_ctl m = {0};
+        if (len <= sizeof m) memcpy(&m, tp->ctlbuf, len);
         /* Re-arm first: the next sender may be stalled on this channel. */
         tp->ctl_posted = drv_rx_post(ch, tp->ctlbuf, sizeof *tp->ctlbuf, tp->bell) == PLAT_OK;
-        if (len == sizeof m && m.peer_node < MCA_MAX_NODES) {
+        if (len >= offsetof(struct dt_ctl, arg2) && len <= sizeof m && len == ctl_len(&m) &&
+            m.peer_node < MCA_MAX_NODES) {
             plat_work_cycles(tp->xfer_cycles);
             dt_ctl_handle(tp, &m, m.peer_node);
         }

@@ -244,3 +244,11 @@ int nat_dma_send(plat_dma *d, int core, unsigned chan, const void *src, size_t n
     nat_engine_push(self, r);
     return PLAT_OK;
 }
+
+/* A host DMA engine is a thread with the process's whole address space. */
+bool nat_dma_reach(const void *p, size_t n)
+{
+    (void)p;
+    (void)n;
+    return (nat_self()->core->caps & PLAT_CAP_DMA) != 0;
+}

@@ -100,4 +100,11 @@ uint32_t sim_doorbell_wait(uint32_t mask, uint64_t timeout_ns)
     }
 }
 
+bool sim_dma_reach(const void *p, size_t n)
+{
+    Thread &t = self();
+    if (!(t.core->caps & PLAT_CAP_DMA)) return false;
+    return top().engine(t.core->index).reach(p, n);
+}
+
 } // namespace ipcsim

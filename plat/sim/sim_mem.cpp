@@ -87,7 +87,7 @@ void sim_copy(void *dst, const void *src, size_t n)
     } else if (!src_near) {
         c.payload(t, OP_NONE, tlm::TLM_READ_COMMAND, src, dst, n);
     } else {
-        c.payload(t, OP_NONE, tlm::TLM_WRITE_COMMAND, dst, src, n);
+        c.payload(t, src_near && dst_near ? OP_COPY : OP_NONE, tlm::TLM_WRITE_COMMAND, dst, src, n);
     }
     c.issue(t);
     c.release(t);

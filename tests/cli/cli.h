@@ -44,5 +44,6 @@ void cli_register_commands(void);
 void cli_register_run(void);
 void cli_register_errors(void);
 void cli_register_report(void);
+void cli_register_funbase(void);
 
 #endif

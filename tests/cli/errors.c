@@ -28,7 +28,7 @@ static const struct bad {
      "'title' must be a single value"},
     {"missing_title", PLATFORM MAPPING WORKLOAD, 1, "missing required key 'title'"},
     {"missing_platform", TITLE "platform: nosuch\n" MAPPING WORKLOAD, 2,
-     "unknown platform 'nosuch'; known platforms: ideal"},
+     "unknown platform 'nosuch'; known platforms: funbase, ideal"},
     {"missing_platform_file", TITLE "platform: ../nope.yaml\n" MAPPING WORKLOAD, 2, "no such file"},
     {"unknown_app", TITLE PLATFORM MAPPING "workload:\n  app: pingpang\n", 5,
      "unknown app 'pingpang'; known apps: pingpong"},

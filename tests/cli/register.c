@@ -7,4 +7,5 @@ void tests_register(void)
     cli_register_run();
     cli_register_errors();
     cli_register_report();
+    cli_register_funbase();
 }

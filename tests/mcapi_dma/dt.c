@@ -29,13 +29,20 @@ unsigned dt_routes(struct mcapi_route *r, const struct mcapi_route *extra, unsig
     return n;
 }
 
-mcapi_status_t dt_try_init(mcapi_node_t node, const struct mcapi_route *routes, unsigned n)
+mcapi_status_t dt_try_init_depth(mcapi_node_t node, const struct mcapi_route *routes, unsigned n,
+                                 unsigned pkt_depth)
 {
     mcapi_info_t info;
-    mcapi_param_t p = {.routes = routes, .nroutes = n, .transport = MCAPI_TRANSPORT_DMA};
+    mcapi_param_t p = {
+        .routes = routes, .nroutes = n, .transport = MCAPI_TRANSPORT_DMA, .pkt_depth = pkt_depth};
     mcapi_status_t st = 0;
     mcapi_initialize(DT_DOMAIN, node, NULL, &p, &info, &st);
     return st;
+}
+
+mcapi_status_t dt_try_init(mcapi_node_t node, const struct mcapi_route *routes, unsigned n)
+{
+    return dt_try_init_depth(node, routes, n, 0);
 }
 
 void dt_init_map(mcapi_node_t node, const struct mcapi_route *routes, unsigned n)
@@ -43,11 +50,17 @@ void dt_init_map(mcapi_node_t node, const struct mcapi_route *routes, unsigned n
     DT_EQ_AT(dt_try_init(node, routes, n), MCAPI_SUCCESS, "initialise node %u", node);
 }
 
-void dt_init(void)
+void dt_init_depth(unsigned pkt_depth)
 {
     struct mcapi_route r[DT_MAX_ROUTES];
     unsigned n = dt_routes(r, NULL, 0);
-    dt_init_map((mcapi_node_t)plat_core(), r, n);
+    mcapi_node_t me = (mcapi_node_t)plat_core();
+    DT_EQ_AT(dt_try_init_depth(me, r, n, pkt_depth), MCAPI_SUCCESS, "initialise node %u", me);
+}
+
+void dt_init(void)
+{
+    dt_init_depth(0);
 }
 
 void dt_fini(void)

@@ -53,9 +53,13 @@ double dt_num(const void *arg, const char *path);
 unsigned dt_routes(struct mcapi_route *r, const struct mcapi_route *extra, unsigned nextra);
 /* Initialise node with the mapping routes[0..n-1], MCAPI_TRANSPORT_DMA. */
 mcapi_status_t dt_try_init(mcapi_node_t node, const struct mcapi_route *routes, unsigned n);
+/* The same with mcapi_param_t.pkt_depth (0: the transport's default). */
+mcapi_status_t dt_try_init_depth(mcapi_node_t node, const struct mcapi_route *routes, unsigned n,
+                                 unsigned pkt_depth);
 void dt_init_map(mcapi_node_t node, const struct mcapi_route *routes, unsigned n);
 /* Node plat_core() with the default mapping. */
 void dt_init(void);
+void dt_init_depth(unsigned pkt_depth); /* dt_init with mcapi_param_t.pkt_depth */
 void dt_fini(void);
 
 /* An endpoint on port with MCAPI_ENDP_ATTR_TIMEOUT = DT_WAIT_MS. */

@@ -96,12 +96,11 @@ static void case_stream(void *arg)
 /* Flow control: the sender has 10 sends under way, the receiver takes
  * DEPTH packets and keeps them: nothing more arrives (the sender has no
  * credit), and a blocking send times out; each release lets one more in. */
-static void case_flow(void *arg)
+static void flow(unsigned depth)
 {
-    (void)arg;
     enum { N = 10 };
     int me = plat_core();
-    dt_init();
+    dt_init_depth(depth == DEPTH ? 0 : depth);
     mcapi_endpoint_t ep = dt_ep(2);
     mcapi_status_t st;
     mcapi_request_t r;
@@ -119,12 +118,12 @@ static void case_flow(void *arg)
             ck_assert_msg(st == MCAPI_SUCCESS || st == MCAPI_PENDING, "send_i %u: %s", i,
                           dt_name(st));
         }
-        harness_barrier(); /* the receiver holds DEPTH */
+        harness_barrier(); /* the receiver holds depth */
         harness_barrier(); /* it has seen nothing more come */
         for (unsigned i = 0; i < N; i++)
             DT_EQ_AT(dt_done(&req[i], MCAPI_PENDING, NULL), MCAPI_SUCCESS, "send %u", i);
         harness_barrier();                     /* everything was received and released */
-        for (unsigned i = 0; i < DEPTH; i++) { /* as many as the receiver has buffers */
+        for (unsigned i = 0; i < depth; i++) { /* as many as the receiver has buffers */
             st = 0;
             mcapi_pktchan_send_i(h, b[i], sizeof b[i], &req[i], &st);
             DT_EQ_AT(dt_done(&req[i], st, NULL), MCAPI_SUCCESS, "send %u", i);
@@ -141,7 +140,7 @@ static void case_flow(void *arg)
         mcapi_pktchan_recv_hndl_t h = dt_pkt_open_recv(ep);
         void *held[N];
         size_t got;
-        for (unsigned i = 0; i < DEPTH; i++) {
+        for (unsigned i = 0; i < depth; i++) {
             st = 0;
             mcapi_pktchan_recv(h, &held[i], &got, &st);
             DT_EQ_AT(st, MCAPI_SUCCESS, "packet %u", i);
@@ -150,7 +149,7 @@ static void case_flow(void *arg)
         harness_barrier();
         mcapi_request_t rr;
         st = 0;
-        mcapi_pktchan_recv_i(h, &held[DEPTH], &rr, &st);
+        mcapi_pktchan_recv_i(h, &held[depth], &rr, &st);
         DT_EQ(st, MCAPI_PENDING);
         size_t n = 0;
         mcapi_status_t w = 0;
@@ -159,20 +158,20 @@ static void case_flow(void *arg)
         st = 0;
         ck_assert_uint_eq(mcapi_pktchan_available(h, &st), 0);
         harness_barrier();
-        for (unsigned i = DEPTH; i < N; i++) {
+        for (unsigned i = depth; i < N; i++) {
             st = 0;
-            mcapi_pktchan_release(held[i - DEPTH], &st); /* one out, one in */
+            mcapi_pktchan_release(held[i - depth], &st); /* one out, one in */
             DT_EQ(st, MCAPI_SUCCESS);
-            if (i > DEPTH) {
+            if (i > depth) {
                 st = 0;
                 mcapi_pktchan_recv_i(h, &held[i], &rr, &st);
             }
-            DT_EQ_AT(dt_done(&rr, i > DEPTH ? st : MCAPI_PENDING, &n), MCAPI_SUCCESS, "packet %u",
+            DT_EQ_AT(dt_done(&rr, i > depth ? st : MCAPI_PENDING, &n), MCAPI_SUCCESS, "packet %u",
                      i);
             ck_assert_uint_eq(n, 64);
             ck_assert_msg(dt_bad(held[i], n, i) == 64, "packet %u: bytes differ", i);
         }
-        for (unsigned i = N - DEPTH; i < N; i++) {
+        for (unsigned i = N - depth; i < N; i++) {
             st = 0;
             mcapi_pktchan_release(held[i], &st);
             DT_EQ(st, MCAPI_SUCCESS);
@@ -181,7 +180,7 @@ static void case_flow(void *arg)
         mcapi_pktchan_release(held[0], &st); /* released already */
         DT_EQ(st, MCAPI_ERR_BUF_INVALID);
         harness_barrier();
-        for (unsigned i = 0; i < DEPTH; i++) {
+        for (unsigned i = 0; i < depth; i++) {
             st = 0;
             mcapi_pktchan_recv(h, &held[i], &got, &st);
             DT_EQ_AT(st, MCAPI_SUCCESS, "again: packet %u", i);
@@ -190,7 +189,7 @@ static void case_flow(void *arg)
         harness_barrier(); /* the sender's send timed out */
         st = 0;
         ck_assert_uint_eq(mcapi_pktchan_available(h, &st), 0); /* nothing of it came */
-        for (unsigned i = 0; i < DEPTH; i++) {
+        for (unsigned i = 0; i < depth; i++) {
             st = 0;
             mcapi_pktchan_release(held[i], &st);
             DT_EQ(st, MCAPI_SUCCESS);
@@ -198,6 +197,20 @@ static void case_flow(void *arg)
     }
     harness_barrier();
     dt_fini();
+}
+
+static void case_flow(void *arg)
+{
+    (void)arg;
+    flow(DEPTH);
+}
+
+/* mcapi_param_t.pkt_depth 1 (FUNCAPI's one-channel receive end): one packet
+ * on its way, the next waits for the release's credit. */
+static void case_flow_1(void *arg)
+{
+    (void)arg;
+    flow(1);
 }
 
 /* Node 2 connects node 0's endpoint to node 1's; they open and exchange
@@ -359,6 +372,7 @@ void dt_pkt_cases(void)
     static const struct harness_case cases[] = {
         {.name = "pkt_stream", .core = case_stream, .cores = 2},
         {.name = "pkt_flow", .core = case_flow, .cores = 2},
+        {.name = "pkt_flow_1", .core = case_flow_1, .cores = 2},
         {.name = "pkt_third", .core = case_third, .cores = 3},
         {.name = "pkt_reconnect", .core = case_reconnect, .cores = 2},
         {.name = "pkt_local", .core = case_local, .cores = 1},

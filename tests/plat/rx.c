@@ -457,7 +457,22 @@ static void case_rx_no_dma(void *arg)
     ck_assert_int_eq(plat_rx_wait(0, &len, PT_MS), PLAT_ENOTSUP);
     ck_assert_int_eq(plat_rx_cancel(0), PLAT_ENOTSUP);
     ck_assert_int_eq(plat_dma_send(&d, 1 - plat_core(), 0, buf, sizeof buf), PLAT_ENOTSUP);
+    ck_assert(!plat_dma_reach(buf, sizeof buf)); /* no engine reaches anything */
     harness_barrier();
+}
+
+/* A generic DMA engine (native, and the crossbar's) masters any memory. */
+static void case_rx_reach(void *arg)
+{
+    (void)arg;
+    static uint8_t data[64];
+    uint8_t stack[64];
+    void *local = plat_local_alloc(64, 16);
+    ck_assert_ptr_nonnull(local);
+    ck_assert(plat_dma_reach(data, sizeof data));
+    ck_assert(plat_dma_reach(stack, sizeof stack));
+    ck_assert(plat_dma_reach(local, 64));
+    plat_local_free(local);
 }
 
 /* Sim: a transfer to a posted channel takes at least n / link bandwidth. */
@@ -568,6 +583,7 @@ void pt_rx(void)
          .cores = 2,
          .edit_from = "caps: [cas, fetch_add, local_mem, dma, threads]",
          .edit_to = "caps: [fetch_add, local_mem]"},
+        {.name = "rx_reach", .core = case_rx_reach, .cores = 1},
         {.name = "rx_time", .core = case_rx_time, .cores = 2, .backends = HARNESS_SIM},
         {.name = "rx_adopted", .test = test_rx_adopted, .backends = HARNESS_NATIVE},
     };

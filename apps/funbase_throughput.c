@@ -1,0 +1,67 @@
+/*
+ * funbase_throughput.c -- FUNCAPI's Nios -> Nios throughput: a packet
+ * channel against the DMA driver alone.
+ *
+ * Two roles, tx and rx (MCAPI nodes 0 and 1, DMA transport). For every
+ * size of `sizes`, tx streams `packets` packets to rx after `warmup`
+ * untimed ones (funbase_stream.c):
+ *
+ *   bare_MBps   without MCAPI: plat_dma_send into a receive channel of rx's
+ *               core (channel `chan`), rx takes each and posts the next of
+ *               its 4 buffers -- the paper's "without MCAPI".
+ *   mcapi_MBps  over an MCAPI packet channel (blocking mcapi_pktchan_send;
+ *               mcapi_pktchan_recv + mcapi_pktchan_release at rx).
+ *
+ * The bare stream runs first, before either node initialises MCAPI, so its
+ * transfers and the transport's never share a channel. rx reports MB/s
+ * (10^6 bytes/s) with x = the packet size in bytes.
+ */
+#include "funbase_common.h"
+
+enum { TX, RX };
+#define PORT 1
+
+static const char *const roles[] = {"tx", "rx", NULL};
+
+static void run(struct app_ctx *ctx)
+{
+    struct fb f;
+    fb_setup(&f, ctx, "funbase_throughput", roles);
+    if (f.node < 0) return;
+    struct fb_stream s;
+    if (!fb_stream_params(&f, &s)) return;
+    const char *measure = app_str(ctx, "measure");
+    long chan = app_int(ctx, "chan");
+    if (chan < 0) {
+        if (f.node == TX) app_fail(ctx, "funbase_throughput: chan must not be negative");
+        return;
+    }
+    if (fb_listed(measure, "bare") && !fb_bare_stream(&f, &s, TX, RX, (unsigned)chan, "bare_MBps"))
+        return;
+    if (!fb_listed(measure, "mcapi")) return;
+    if (fb_start(&f)) (void)fb_pkt_stream(&f, &s, TX, RX, PORT, "mcapi_MBps");
+    fb_finish(&f);
+}
+
+static const struct app_arg args[] = {
+    {"sizes", APP_INT_LIST, "[16, 32, 64, 128, 256, 512, 1024, 2048]", "packet sizes in bytes"},
+    {"packets", APP_INT, "200", "timed packets per size"},
+    {"depth", APP_INT, "1",
+     "packets a sender may have on their way (the receive end's buffers, 1-3): 1 = one "
+     "HIBI PE DMA channel, FUNCAPI's receive end"},
+    {"packets_in", APP_STR, "local",
+     "where the sender builds its packets: local (memory its DMA engine reads) or data (its "
+     "data memory: the transport stages each packet through a TX buffer)"},
+    {"warmup", APP_INT, "20", "untimed packets per size before the timed ones (at least 1)"},
+    {"measure", APP_STR, "bare,mcapi", "streams to run: bare (driver alone), mcapi"},
+    {"chan", APP_INT, "0", "receive channel of rx's core the bare stream uses"},
+    {NULL, APP_INT, NULL, NULL},
+};
+
+const struct app app_funbase_throughput = {
+    .name = "funbase_throughput",
+    .summary = "FUNCAPI throughput: packet channel vs the DMA driver alone, MB/s per packet size",
+    .roles = roles,
+    .args = args,
+    .run = run,
+};
