@@ -107,6 +107,17 @@ struct fb_stream {
     bool data;      /* the sender builds its packets in data memory, not in local memory */
     unsigned depth; /* packets a sender may have on their way: the receive end's buffers */
 };
+/* The stream arguments besides sizes, packets and warmup (their defaults
+ * differ per app), for an app's argument table. */
+#define FB_STREAM_ARGS                                                                             \
+    {"depth", APP_INT, "1",                                                                        \
+     "packets a sender may have on their way (the receive end's buffers, 1-3): 1 = one "           \
+     "HIBI PE DMA channel, FUNCAPI's receive end"},                                                \
+    {                                                                                              \
+        "packets_in", APP_STR, "local",                                                            \
+            "where the sender builds its packets: local (memory its DMA engine reads) or data "    \
+            "(its data memory: the transport stages each packet through a TX buffer)"              \
+    }
 /* Reads sizes, packets, warmup, depth and packets_in (local | data); node 0
  * reports a bad one. With `data` the sender's packets lie where its DMA
  * engine may not reach (plat_dma_reach): the DMA transport, and the bare

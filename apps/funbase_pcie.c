@@ -39,12 +39,7 @@ static void run(struct app_ctx *ctx)
 static const struct app_arg args[] = {
     {"sizes", APP_INT_LIST, "[64, 256, 1024, 2048]", "packet sizes in bytes"},
     {"packets", APP_INT, "50", "timed packets per size"},
-    {"depth", APP_INT, "1",
-     "packets a sender may have on their way (the receive end's buffers, 1-3): 1 = one "
-     "HIBI PE DMA channel, FUNCAPI's receive end"},
-    {"packets_in", APP_STR, "local",
-     "where the sender builds its packets: local (memory its DMA engine reads) or data (its "
-     "data memory: the transport stages each packet through a TX buffer)"},
+    FB_STREAM_ARGS,
     {"warmup", APP_INT, "5", "untimed packets per size before the timed ones (at least 1)"},
     {"directions", APP_STR, "pc_nios,nios_pc", "directions to measure: pc_nios, nios_pc"},
     {NULL, APP_INT, NULL, NULL},

@@ -47,13 +47,7 @@ void Accel::run()
         if (j->out_len) {
             ext_->reset(OP_NONE);
             ext_->core = j->core;
-            gp_.set_command(tlm::TLM_WRITE_COMMAND);
-            gp_.set_address((uint64_t)(uintptr_t)j->out);
-            gp_.set_data_ptr(out_.data());
-            gp_.set_data_length((unsigned)j->out_len);
-            gp_.set_streaming_width((unsigned)j->out_len);
-            gp_.set_byte_enable_ptr(nullptr);
-            gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+            gp_set(gp_, false, j->out, out_.data(), j->out_len);
             sc_time delay = SC_ZERO_TIME;
             isock->b_transport(gp_, delay);
             if (delay != SC_ZERO_TIME) wait(delay);

@@ -60,13 +60,7 @@ void Avalon::word(int kind, int owner, void *at, unsigned char *data, uint64_t n
         ext_->ret.addr = data;
         ext_->ret.total = n;
     }
-    gp_.set_command(kind == HIBI_READ ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-    gp_.set_address((uint64_t)(uintptr_t)at);
-    gp_.set_data_ptr(data);
-    gp_.set_data_length((unsigned)n);
-    gp_.set_streaming_width((unsigned)n);
-    gp_.set_byte_enable_ptr(nullptr);
-    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    gp_set(gp_, kind == HIBI_READ, at, data, n);
     sc_time d = SC_ZERO_TIME;
     hibi->b_transport(gp_, d);
     if (d != SC_ZERO_TIME) wait(d);

@@ -26,18 +26,6 @@ Bridge::Bridge(sc_module_name name, Top &top, Hibi &seg, int agent, const Bridge
 
 Bridge::~Bridge() = default;
 
-static void fill(tlm::tlm_generic_payload &gp, bool read, const void *addr, const void *data,
-                 uint64_t n)
-{
-    gp.set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-    gp.set_address((uint64_t)(uintptr_t)addr);
-    gp.set_data_ptr((unsigned char *)const_cast<void *>(data));
-    gp.set_data_length((unsigned)n);
-    gp.set_streaming_width((unsigned)n);
-    gp.set_byte_enable_ptr(nullptr);
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-}
-
 bool Bridge::for_pc(const HibiDest &d) const
 {
     return d.agent == agent_;
@@ -57,7 +45,7 @@ void Bridge::hibi(int kind, const HibiDest &d, const void *addr, const void *dat
     x.op = op;
     x.a = a;
     x.b = b;
-    fill(gp, kind == HIBI_READ, addr, data, n);
+    gp_set(gp, kind == HIBI_READ, addr, data, n);
     gp.set_extension(&x);
     sc_time delay = SC_ZERO_TIME;
     hibi_out->b_transport(gp, delay);
@@ -77,7 +65,7 @@ void Bridge::mem_channel(bool read, const void *mem, uint64_t n, const HibiDest 
     x.msg = MSG_CHAN_REQ;
     x.dst = m;
     x.words = 1;
-    fill(gp, false, nullptr, &word_, sizeof word_);
+    gp_set(gp, false, nullptr, &word_, sizeof word_);
     gp.set_extension(&x);
     sc_time delay = SC_ZERO_TIME;
     hibi_out->b_transport(gp, delay);
@@ -87,7 +75,7 @@ void Bridge::mem_channel(bool read, const void *mem, uint64_t n, const HibiDest 
     x.dst = m;
     if (ret) x.ret = *ret;
     x.words = read ? p_.conf_read_words : p_.conf_write_words;
-    fill(gp, false, mem, mem, n);
+    gp_set(gp, false, mem, mem, n);
     delay = SC_ZERO_TIME;
     hibi_out->b_transport(gp, delay);
     if (delay != SC_ZERO_TIME) wait(delay);
@@ -123,47 +111,29 @@ void Bridge::hibi_write(const HibiDest &d, const void *data, uint64_t n)
 
 void Bridge::pc_write(const HibiDest &d, const void *data, uint64_t n)
 {
-    tlm::tlm_generic_payload gp;
     PcieExt x;
     x.kind = PCIE_WRITE;
     x.posted = true;
     x.dst = d;
-    fill(gp, false, d.addr, data, n);
-    gp.set_extension(&x);
-    sc_time delay = SC_ZERO_TIME;
-    up->b_transport(gp, delay);
-    if (delay != SC_ZERO_TIME) wait(delay);
-    gp.clear_extension(&x);
+    pcie_call(up, x, false, d.addr, data, n);
 }
 
 void Bridge::pc_read(const void *at, void *buf, uint64_t n)
 {
-    tlm::tlm_generic_payload gp;
     PcieExt x;
     x.kind = PCIE_READ;
-    fill(gp, true, at, buf, n);
-    gp.set_extension(&x);
-    sc_time delay = SC_ZERO_TIME;
-    up->b_transport(gp, delay);
-    if (delay != SC_ZERO_TIME) wait(delay);
-    gp.clear_extension(&x);
+    pcie_call(up, x, true, at, buf, n);
 }
 
 void Bridge::pc_msi(uint32_t bits, DmaDesc *desc)
 {
-    tlm::tlm_generic_payload gp;
     PcieExt x;
     x.kind = PCIE_MSI;
     x.posted = true;
     x.a = bits;
     x.dst.desc = desc;
     word_ = bits;
-    fill(gp, false, nullptr, &word_, sizeof word_);
-    gp.set_extension(&x);
-    sc_time delay = SC_ZERO_TIME;
-    up->b_transport(gp, delay);
-    if (delay != SC_ZERO_TIME) wait(delay);
-    gp.clear_extension(&x);
+    pcie_call(up, x, false, nullptr, &word_, sizeof word_);
 }
 
 // ---- programmed I/O from the PC -------------------------------------------------------
@@ -254,7 +224,7 @@ void Bridge::run()
             m.dst = r;
             m.words = 1;
             m.a = x.ring_bits;
-            fill(gp, false, &top_.core(x.ring_core).db_reg, &word_, sizeof word_);
+            gp_set(gp, false, &top_.core(x.ring_core).db_reg, &word_, sizeof word_);
             gp.set_extension(&m);
             sc_time delay = SC_ZERO_TIME;
             hibi_out->b_transport(gp, delay);
@@ -302,12 +272,12 @@ void Bridge::from_hibi(tlm::tlm_generic_payload &gp, sc_time &delay)
         rx.kind = HIBI_MSG; // the old value rides back in x.r; only the words are timed
         rx.dst.agent = x.ret.agent;
         rx.words = seg_.words(sizeof x.r);
-        fill(r, false, nullptr, &x.r, sizeof x.r);
+        gp_set(r, false, nullptr, &x.r, sizeof x.r);
     } else {
         pc_read(at, tmp.data(), n);
         rx.kind = HIBI_WRITE;
         rx.dst = x.ret;
-        fill(r, false, x.ret.addr, tmp.data(), n);
+        gp_set(r, false, x.ret.addr, tmp.data(), n);
     }
     r.set_extension(&rx);
     sc_time d = SC_ZERO_TIME;

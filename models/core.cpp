@@ -144,15 +144,8 @@ tlm::tlm_generic_payload &Core::payload(Thread &t, int op, tlm::tlm_command cmd,
 {
     t.ext().reset(op);
     t.ext().core = index;
-    tlm::tlm_generic_payload &gp_ = t.gp;
-    gp_.set_command(cmd);
-    gp_.set_address((uint64_t)(uintptr_t)addr);
-    gp_.set_data_ptr((unsigned char *)const_cast<void *>(data));
-    gp_.set_data_length((unsigned)len);
-    gp_.set_streaming_width((unsigned)len);
-    gp_.set_byte_enable_ptr(nullptr);
-    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    return gp_;
+    gp_set(t.gp, cmd == tlm::TLM_READ_COMMAND, addr, data, len);
+    return t.gp;
 }
 
 void Core::issue(Thread &t, bool on_io)

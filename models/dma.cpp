@@ -30,13 +30,7 @@ void Dma::write(void *dst, const void *src, uint64_t n, int core, int dcore)
     ext_->reset(OP_NONE);
     ext_->core = core;
     ext_->dcore = dcore;
-    gp_.set_command(tlm::TLM_WRITE_COMMAND);
-    gp_.set_address((uint64_t)(uintptr_t)dst);
-    gp_.set_data_ptr((unsigned char *)const_cast<void *>(src));
-    gp_.set_data_length((unsigned)n);
-    gp_.set_streaming_width((unsigned)n);
-    gp_.set_byte_enable_ptr(nullptr);
-    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    gp_set(gp_, false, dst, src, n);
     sc_time delay = SC_ZERO_TIME;
     isock->b_transport(gp_, delay);
     if (delay != SC_ZERO_TIME) wait(delay);

@@ -47,19 +47,6 @@ uint64_t Hpd::reg_ps(RegOp op)
     }
 }
 
-// Fill the engine's payload for one transfer; ext_ is already set up.
-static void fill(tlm::tlm_generic_payload &gp, int kind, const void *addr, const void *data,
-                 uint64_t n)
-{
-    gp.set_command(kind == HIBI_READ ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-    gp.set_address((uint64_t)(uintptr_t)addr);
-    gp.set_data_ptr((unsigned char *)const_cast<void *>(data));
-    gp.set_data_length((unsigned)n);
-    gp.set_streaming_width((unsigned)n);
-    gp.set_byte_enable_ptr(nullptr);
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-}
-
 void Hpd::send(int kind, const HibiDest &d, const void *addr, const void *data, uint64_t n,
                uint64_t words, const HibiDest *ret, int msg, uint64_t a)
 {
@@ -69,7 +56,7 @@ void Hpd::send(int kind, const HibiDest &d, const void *addr, const void *data, 
     ext_->words = words;
     ext_->msg = msg;
     ext_->a = a;
-    fill(gp_, kind, addr, data, n);
+    gp_set(gp_, kind == HIBI_READ, addr, data, n);
     sc_time delay = SC_ZERO_TIME;
     hibi_out->b_transport(gp_, delay);
     if (delay != SC_ZERO_TIME) wait(delay);
@@ -195,9 +182,9 @@ void Hpd::receive(tlm::tlm_generic_payload &gp, sc_time &delay)
         x.r = mem_atomic(top_, x.op, at, x.a, x.b);
         rx.kind = HIBI_MSG; // the old value rides back in x.r; only the words are timed
         rx.words = hibi_.words(sizeof x.r);
-        fill(r, HIBI_MSG, nullptr, &x.r, sizeof x.r);
+        gp_set(r, false, nullptr, &x.r, sizeof x.r);
     } else {
-        fill(r, HIBI_WRITE, x.ret.addr, at, n);
+        gp_set(r, false, x.ret.addr, at, n);
     }
     sc_time d = SC_ZERO_TIME;
     hibi_out->b_transport(r, d);

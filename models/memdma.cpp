@@ -17,18 +17,6 @@ MemDma::MemDma(sc_module_name name, Top &top, Hibi &seg, int agent, const MemDma
 
 MemDma::~MemDma() = default;
 
-static void fill(tlm::tlm_generic_payload &gp, bool read, const void *addr, const void *data,
-                 uint64_t n)
-{
-    gp.set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-    gp.set_address((uint64_t)(uintptr_t)addr);
-    gp.set_data_ptr((unsigned char *)const_cast<void *>(data));
-    gp.set_data_length((unsigned)n);
-    gp.set_streaming_width((unsigned)n);
-    gp.set_byte_enable_ptr(nullptr);
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-}
-
 // Send r (its extension rx attached) from this agent.
 void MemDma::reply(tlm::tlm_generic_payload &r, HibiExt &rx)
 {
@@ -53,7 +41,7 @@ void MemDma::receive(tlm::tlm_generic_payload &gp, sc_time &delay)
     if (x.kind == HIBI_WRITE) {
         // The data has drained into the memory (the agent's drain rate).
         tlm::tlm_generic_payload w;
-        fill(w, false, at, gp.get_data_ptr(), n);
+        gp_set(w, false, at, gp.get_data_ptr(), n);
         sc_time d = SC_ZERO_TIME;
         mem->b_transport(w, d);
         if (d != SC_ZERO_TIME) wait(d);
@@ -70,7 +58,7 @@ void MemDma::receive(tlm::tlm_generic_payload &gp, sc_time &delay)
             o.b = x.b;
             uint64_t v = 0;
             tlm::tlm_generic_payload a;
-            fill(a, false, at, &v, sizeof v);
+            gp_set(a, false, at, &v, sizeof v);
             a.set_extension(&o);
             sc_time d = SC_ZERO_TIME;
             mem->b_transport(a, d);
@@ -79,10 +67,10 @@ void MemDma::receive(tlm::tlm_generic_payload &gp, sc_time &delay)
             rx.kind = HIBI_MSG; // the old value rides back in x.r; the words are timed
             rx.words = seg_.words(sizeof x.r);
             rx.dst.agent = x.ret.agent;
-            fill(r, false, nullptr, &x.r, sizeof x.r);
+            gp_set(r, false, nullptr, &x.r, sizeof x.r);
         } else {
             rx.dst = x.ret;
-            fill(r, false, x.ret.addr, at, n);
+            gp_set(r, false, x.ret.addr, at, n);
             if (seg_.words(n) > 1) {
                 rx.rate = p_.read_rate; // longer than a word: as the memory delivers
                 rx.ready_ps = now_ps();
@@ -98,7 +86,7 @@ void MemDma::receive(tlm::tlm_generic_payload &gp, sc_time &delay)
         rx.msg = MSG_CHAN_ACK;
         rx.words = 1;
         rx.dst.agent = x.src;
-        fill(r, false, nullptr, &ack_, sizeof ack_);
+        gp_set(r, false, nullptr, &ack_, sizeof ack_);
         reply(r, rx);
     } else if (x.msg == MSG_CHAN_CONF && x.ret.agent >= 0) {
         // A read channel: the block streams back from read_latency on.
@@ -106,7 +94,7 @@ void MemDma::receive(tlm::tlm_generic_payload &gp, sc_time &delay)
         rx.dst = x.ret;
         rx.rate = p_.read_rate;
         rx.ready_ps = now_ps() + seg_.cycles(p_.read_latency_cycles);
-        fill(r, false, x.ret.addr, at, n);
+        gp_set(r, false, x.ret.addr, at, n);
         reply(r, rx);
     }
 }

@@ -57,48 +57,24 @@ HibiDest PcHost::dest_of(void *p, uint64_t total) const
     return d;
 }
 
-static void fill(tlm::tlm_generic_payload &gp, bool read, const void *addr, const void *data,
-                 uint64_t n)
-{
-    gp.set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-    gp.set_address((uint64_t)(uintptr_t)addr);
-    gp.set_data_ptr((unsigned char *)const_cast<void *>(data));
-    gp.set_data_length((unsigned)n);
-    gp.set_streaming_width((unsigned)n);
-    gp.set_byte_enable_ptr(nullptr);
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-}
-
 // ---- the single-word driver ---------------------------------------------------------
 
 void PcHost::pio_write(const HibiDest &d, const void *data, uint64_t n)
 {
     if (p_.ioctl_ps) wait(ps(p_.ioctl_ps));
-    tlm::tlm_generic_payload gp;
     PcieExt x;
     x.kind = PCIE_WRITE;
     x.posted = true;
     x.dst = d;
-    fill(gp, false, d.addr, data, n);
-    gp.set_extension(&x);
-    sc_time delay = SC_ZERO_TIME;
-    pio->b_transport(gp, delay);
-    if (delay != SC_ZERO_TIME) wait(delay);
-    gp.clear_extension(&x);
+    pcie_call(pio, x, false, d.addr, data, n);
 }
 
 void PcHost::pio_read(const void *at, void *buf, uint64_t n)
 {
     if (p_.ioctl_ps) wait(ps(p_.ioctl_ps));
-    tlm::tlm_generic_payload gp;
     PcieExt x;
     x.kind = PCIE_READ;
-    fill(gp, true, at, buf, n);
-    gp.set_extension(&x);
-    sc_time delay = SC_ZERO_TIME;
-    pio->b_transport(gp, delay);
-    if (delay != SC_ZERO_TIME) wait(delay);
-    gp.clear_extension(&x);
+    pcie_call(pio, x, true, at, buf, n);
 }
 
 void PcHost::local_copy(void *dst, const void *src, uint64_t n)
@@ -133,19 +109,13 @@ void PcHost::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
     OpExt *o = gp.get_extension<OpExt>();
     if (o && (o->op == OP_CAS || o->op == OP_ADD || o->op == OP_XCHG)) {
         if (p_.ioctl_ps) wait(ps(p_.ioctl_ps));
-        tlm::tlm_generic_payload a;
         PcieExt x;
         x.kind = PCIE_ATOMIC;
         x.op = o->op;
         x.a = o->a;
         x.b = o->b;
         uint64_t v = 0;
-        fill(a, false, at, &v, sizeof v);
-        a.set_extension(&x);
-        sc_time d = SC_ZERO_TIME;
-        pio->b_transport(a, d);
-        if (d != SC_ZERO_TIME) wait(d);
-        a.clear_extension(&x);
+        pcie_call(pio, x, false, at, &v, sizeof v);
         o->r = x.r;
         return;
     }
@@ -258,7 +228,6 @@ void PcHost::run()
             // A descriptor for the bridge: the DMA engine does the rest.
             core_.acquire(drv_);
             if (p_.ioctl_ps) wait(ps(p_.desc_writes * p_.ioctl_ps));
-            tlm::tlm_generic_payload gp;
             PcieExt x;
             x.kind = PCIE_DMA;
             x.posted = true;
@@ -270,12 +239,7 @@ void PcHost::run()
             x.ring_bits = d->ring_bits;
             uint64_t regs[4] = {(uint64_t)(uintptr_t)d->src, (uint64_t)(uintptr_t)d->dst, d->n,
                                 d->flags};
-            fill(gp, false, nullptr, regs, sizeof regs);
-            gp.set_extension(&x);
-            sc_time delay = SC_ZERO_TIME;
-            pio->b_transport(gp, delay);
-            if (delay != SC_ZERO_TIME) wait(delay);
-            gp.clear_extension(&x);
+            pcie_call(pio, x, false, nullptr, regs, sizeof regs);
             core_.release(drv_);
             continue;
         }

@@ -67,6 +67,21 @@ struct PcieExt : tlm::tlm_extension<PcieExt> {
     }
 };
 
+// One PCIe transaction x through initiator socket s, from an SC_THREAD:
+// a payload of n bytes (the far side at addr, ours at data), then the
+// delay the link returns.
+template <class Socket>
+void pcie_call(Socket &s, PcieExt &x, bool read, const void *addr, const void *data, uint64_t n)
+{
+    tlm::tlm_generic_payload gp;
+    gp_set(gp, read, addr, data, n);
+    gp.set_extension(&x);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    s->b_transport(gp, delay);
+    if (delay != sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+    gp.clear_extension(&x);
+}
+
 struct PcieParams {
     unsigned lanes = 8;
     double lane_MBps = 250;

@@ -22,6 +22,20 @@
 namespace ipcsim
 {
 
+// Set gp up for a plain transfer of n bytes: the target's side at addr, the
+// initiator's bytes at data (both host pointers).
+inline void gp_set(tlm::tlm_generic_payload &gp, bool read, const void *addr, const void *data,
+                   uint64_t n)
+{
+    gp.set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+    gp.set_address((uint64_t)(uintptr_t)addr);
+    gp.set_data_ptr((unsigned char *)const_cast<void *>(data));
+    gp.set_data_length((unsigned)n);
+    gp.set_streaming_width((unsigned)n);
+    gp.set_byte_enable_ptr(nullptr);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+}
+
 // Operations carried by OpExt. NONE is a plain read or write of the payload.
 enum Op {
     OP_NONE,

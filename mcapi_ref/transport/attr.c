@@ -14,30 +14,6 @@
 
 #include <string.h>
 
-static const size_t sizes[MCAPI_ENDP_ATTR_END] = {
-    [MCAPI_ENDP_ATTR_TYPE] = sizeof(mcapi_endp_attr_type_t),
-    [MCAPI_ENDP_ATTR_GET_COUNT] = sizeof(mcapi_endp_attr_get_count_t),
-    [MCAPI_ENDP_ATTR_GET_SOURCE] = sizeof(mcapi_endp_attr_get_source_t),
-    [MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE] = sizeof(mcapi_endp_attr_max_payload_size_t),
-    [MCAPI_ENDP_ATTR_BUFFER_TYPE] = sizeof(mcapi_endp_attr_buffer_type_t),
-    [MCAPI_ENDP_ATTR_MEMORY_TYPE] = sizeof(mcapi_endp_attr_memory_type_t),
-    [MCAPI_ENDP_ATTR_NUM_PRIORITIES] = sizeof(mcapi_endp_attr_num_priorities_t),
-    [MCAPI_ENDP_ATTR_PRIORITY] = sizeof(mcapi_endp_attr_priority_t),
-    [MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS] = sizeof(mcapi_endp_attr_num_send_buffers_t),
-    [MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS] = sizeof(mcapi_endp_attr_num_recv_buffers_t),
-    [MCAPI_ENDP_ATTR_ENDP_STATUS] = sizeof(mcapi_endp_attr_status_t),
-    [MCAPI_ENDP_ATTR_TIMEOUT] = sizeof(mcapi_endp_attr_timeout_t),
-};
-
-/* What a number past the defined ones gets. */
-static mcapi_status_t unknown(mcapi_uint_t num)
-{
-    return num >= (mcapi_uint_t)mcapi_start_endp_attribute(MCA_ORG_ID_PSI) &&
-                   num < (mcapi_uint_t)mcapi_end_endp_attribute(MCA_ORG_ID_TBA)
-               ? MCAPI_ERR_ATTR_NOTSUPPORTED
-               : MCAPI_ERR_ATTR_NUM;
-}
-
 /* Every endpoint attribute at one instant. */
 struct snap {
     mcapi_endp_attr_type_t type;
@@ -122,7 +98,7 @@ static void put(const struct snap *s, mcapi_uint_t num, void *attr)
         [MCAPI_ENDP_ATTR_ENDP_STATUS] = &s->status,
         [MCAPI_ENDP_ATTR_TIMEOUT] = &s->timeout,
     };
-    memcpy(attr, from[num], sizes[num]);
+    memcpy(attr, from[num], tp_attr_size(num));
 }
 
 mcapi_status_t tp_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num, void *attr,
@@ -143,34 +119,10 @@ mcapi_status_t tp_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
         drv_shm_unlock(&e->lock);
         if (!ok) return MCAPI_ERR_ENDP_INVALID;
     }
-    if (num >= MCAPI_ENDP_ATTR_END) return unknown(num);
-    if (size != sizes[num]) return MCAPI_ERR_ATTR_SIZE;
+    mcapi_status_t chk = tp_attr_check(num, size);
+    if (chk != MCAPI_SUCCESS) return chk;
     put(&s, num, attr);
     return MCAPI_SUCCESS;
-}
-
-/* A value num may take. */
-static bool valid(mcapi_uint_t num, const void *attr)
-{
-    mcapi_uint_t u;
-    mcapi_int_t i;
-    switch (num) {
-    case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
-        memcpy(&i, attr, sizeof i);
-        return i > 0 && i <= MCAPI_MAX_PKT_SIZE;
-    case MCAPI_ENDP_ATTR_BUFFER_TYPE:
-        memcpy(&u, attr, sizeof u);
-        return u == MCAPI_ENDP_ATTR_FIFO_BUFFER;
-    case MCAPI_ENDP_ATTR_MEMORY_TYPE:
-        memcpy(&u, attr, sizeof u);
-        return (u & 0xffffu) <= MCAPI_ENDP_ATTR_REMOTE_MEMORY &&
-               (u & ~0xffffu & ~(mcapi_uint_t)MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT) == 0;
-    case MCAPI_ENDP_ATTR_PRIORITY:
-        memcpy(&u, attr, sizeof u);
-        return u <= MCAPI_MAX_PRIORITY;
-    default: /* MCAPI_ENDP_ATTR_TIMEOUT: any number of ms */
-        return true;
-    }
 }
 
 mcapi_status_t tp_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num,
@@ -178,8 +130,8 @@ mcapi_status_t tp_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
 {
     struct db_endp *e = tp_own_endp(tp, ep);
     if (!e) return tp_own_check(tp, ep);
-    if (num >= MCAPI_ENDP_ATTR_END) return unknown(num);
-    if (size != sizes[num]) return MCAPI_ERR_ATTR_SIZE;
+    mcapi_status_t chk = tp_attr_check(num, size);
+    if (chk != MCAPI_SUCCESS) return chk;
     switch (num) {
     case MCAPI_ENDP_ATTR_TYPE: /* follows from what the endpoint is connected to */
     case MCAPI_ENDP_ATTR_GET_COUNT:
@@ -192,7 +144,7 @@ mcapi_status_t tp_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
     default:
         break;
     }
-    if (!valid(num, attr)) return MCAPI_ERR_ATTR_VALUE;
+    if (!tp_attr_valid(num, attr)) return MCAPI_ERR_ATTR_VALUE;
     mcapi_status_t st = MCAPI_SUCCESS;
     drv_shm_lock(&e->lock);
     if (num != MCAPI_ENDP_ATTR_TIMEOUT && e->chan >= 0) {
@@ -229,7 +181,7 @@ mcapi_status_t tp_attr_node(struct tp_node *tp, mcapi_domain_t dom, mcapi_node_t
     bool live = n->state != NODE_FREE;
     drv_shm_unlock(&n->lock);
     if (!live) return MCAPI_ERR_NODE_INVALID;
-    if (num >= MCAPI_NODE_ATTR_END) return unknown(num);
+    if (num >= MCAPI_NODE_ATTR_END) return tp_attr_unknown(num);
     if (size != sizeof type) return MCAPI_ERR_ATTR_SIZE;
     memcpy(attr, &type, sizeof type);
     return MCAPI_SUCCESS;

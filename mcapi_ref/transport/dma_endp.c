@@ -100,29 +100,6 @@ mcapi_status_t dt_endp_release(struct tp_node *tp, mcapi_endpoint_t ep)
 
 /* ---- attributes --------------------------------------------------------- */
 
-static const size_t sizes[MCAPI_ENDP_ATTR_END] = {
-    [MCAPI_ENDP_ATTR_TYPE] = sizeof(mcapi_endp_attr_type_t),
-    [MCAPI_ENDP_ATTR_GET_COUNT] = sizeof(mcapi_endp_attr_get_count_t),
-    [MCAPI_ENDP_ATTR_GET_SOURCE] = sizeof(mcapi_endp_attr_get_source_t),
-    [MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE] = sizeof(mcapi_endp_attr_max_payload_size_t),
-    [MCAPI_ENDP_ATTR_BUFFER_TYPE] = sizeof(mcapi_endp_attr_buffer_type_t),
-    [MCAPI_ENDP_ATTR_MEMORY_TYPE] = sizeof(mcapi_endp_attr_memory_type_t),
-    [MCAPI_ENDP_ATTR_NUM_PRIORITIES] = sizeof(mcapi_endp_attr_num_priorities_t),
-    [MCAPI_ENDP_ATTR_PRIORITY] = sizeof(mcapi_endp_attr_priority_t),
-    [MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS] = sizeof(mcapi_endp_attr_num_send_buffers_t),
-    [MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS] = sizeof(mcapi_endp_attr_num_recv_buffers_t),
-    [MCAPI_ENDP_ATTR_ENDP_STATUS] = sizeof(mcapi_endp_attr_status_t),
-    [MCAPI_ENDP_ATTR_TIMEOUT] = sizeof(mcapi_endp_attr_timeout_t),
-};
-
-static mcapi_status_t unknown(mcapi_uint_t num)
-{
-    return num >= (mcapi_uint_t)mcapi_start_endp_attribute(MCA_ORG_ID_PSI) &&
-                   num < (mcapi_uint_t)mcapi_end_endp_attribute(MCA_ORG_ID_TBA)
-               ? MCAPI_ERR_ATTR_NOTSUPPORTED
-               : MCAPI_ERR_ATTR_NUM;
-}
-
 static mcapi_uint_t status_bits(const struct dt_conn *c)
 {
     mcapi_uint_t v = 0;
@@ -197,7 +174,7 @@ static void value(struct tp_node *tp, const struct dt_endp *e, mcapi_uint_t num,
         v.t = e ? e->timeout : (mcapi_timeout_t)MCAPI_TIMEOUT_INFINITE;
         break;
     }
-    memcpy(out, &v, sizes[num]);
+    memcpy(out, &v, tp_attr_size(num));
 }
 
 mcapi_status_t dt_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num, void *attr,
@@ -212,33 +189,10 @@ mcapi_status_t dt_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
         if (!tp->ep[p].live) return MCAPI_ERR_ENDP_INVALID;
         e = &tp->ep[p];
     }
-    if (num >= MCAPI_ENDP_ATTR_END) return unknown(num);
-    if (size != sizes[num]) return MCAPI_ERR_ATTR_SIZE;
+    mcapi_status_t chk = tp_attr_check(num, size);
+    if (chk != MCAPI_SUCCESS) return chk;
     value(tp, e, num, attr);
     return MCAPI_SUCCESS;
-}
-
-static bool valid(mcapi_uint_t num, const void *attr)
-{
-    mcapi_uint_t u;
-    mcapi_int_t i;
-    switch (num) {
-    case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
-        memcpy(&i, attr, sizeof i);
-        return i > 0 && i <= MCAPI_MAX_PKT_SIZE;
-    case MCAPI_ENDP_ATTR_BUFFER_TYPE:
-        memcpy(&u, attr, sizeof u);
-        return u == MCAPI_ENDP_ATTR_FIFO_BUFFER;
-    case MCAPI_ENDP_ATTR_MEMORY_TYPE:
-        memcpy(&u, attr, sizeof u);
-        return (u & 0xffffu) <= MCAPI_ENDP_ATTR_REMOTE_MEMORY &&
-               (u & ~0xffffu & ~(mcapi_uint_t)MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT) == 0;
-    case MCAPI_ENDP_ATTR_PRIORITY:
-        memcpy(&u, attr, sizeof u);
-        return u <= MCAPI_MAX_PRIORITY;
-    default:
-        return true;
-    }
 }
 
 mcapi_status_t dt_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num,
@@ -246,8 +200,8 @@ mcapi_status_t dt_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
 {
     struct dt_endp *e = dt_own(tp, ep);
     if (!e) return dt_own_check(tp, ep);
-    if (num >= MCAPI_ENDP_ATTR_END) return unknown(num);
-    if (size != sizes[num]) return MCAPI_ERR_ATTR_SIZE;
+    mcapi_status_t chk = tp_attr_check(num, size);
+    if (chk != MCAPI_SUCCESS) return chk;
     switch (num) {
     case MCAPI_ENDP_ATTR_TYPE:
     case MCAPI_ENDP_ATTR_GET_COUNT:
@@ -260,7 +214,7 @@ mcapi_status_t dt_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
     default:
         break;
     }
-    if (!valid(num, attr)) return MCAPI_ERR_ATTR_VALUE;
+    if (!tp_attr_valid(num, attr)) return MCAPI_ERR_ATTR_VALUE;
     if (num != MCAPI_ENDP_ATTR_TIMEOUT && e->c.state != CS_NONE) return MCAPI_ERR_CHAN_CONNECTED;
     switch (num) {
     case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
@@ -286,7 +240,7 @@ mcapi_status_t dt_attr_node(struct tp_node *tp, mcapi_domain_t dom, mcapi_node_t
 {
     if (dom != tp->dom) return MCAPI_ERR_DOMAIN_INVALID;
     if (tp->map.kind[node] == DR_NONE) return MCAPI_ERR_NODE_INVALID;
-    if (num >= MCAPI_NODE_ATTR_END) return unknown(num);
+    if (num >= MCAPI_NODE_ATTR_END) return tp_attr_unknown(num);
     mcapi_node_attr_type_t type = MCAPI_NODE_ATTR_TYPE_REGULAR;
     if (size != sizeof type) return MCAPI_ERR_ATTR_SIZE;
     memcpy(attr, &type, sizeof type);

@@ -24,6 +24,7 @@
 #include "mcapi.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct tp_node; /* a transport's state of one node */
@@ -98,6 +99,18 @@ struct mcapi_transport {
     /* Give back (or, test: only look at) a packet buffer. */
     mcapi_status_t (*pkt_release)(struct tp_node *tp, const void *buf, bool test);
 };
+
+/* What every transport's attributes share (attr_def.c): an endpoint
+ * attribute is read or written whole, with exactly the size of its type in
+ * mcapi.h. MCAPI_SUCCESS, MCAPI_ERR_ATTR_SIZE, or what an unknown number
+ * gets (tp_attr_unknown). */
+mcapi_status_t tp_attr_check(mcapi_uint_t num, size_t size);
+size_t tp_attr_size(mcapi_uint_t num); /* num < MCAPI_ENDP_ATTR_END */
+/* MCAPI_ERR_ATTR_NOTSUPPORTED in the organisations' ranges (none of which
+ * this implementation has), else MCAPI_ERR_ATTR_NUM. */
+mcapi_status_t tp_attr_unknown(mcapi_uint_t num);
+/* Whether a settable attribute num may take the value at attr. */
+bool tp_attr_valid(mcapi_uint_t num, const void *attr);
 
 extern const struct mcapi_transport mcapi_shm_transport;
 /* DMA into receive channels, a static mapping of nodes to cores, no shared

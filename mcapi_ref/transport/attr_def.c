@@ -1,0 +1,65 @@
+/*
+ * transport/attr_def.c -- the endpoint attributes' sizes and the status of
+ * an unknown number, the values they may take: the same for every
+ * transport.
+ */
+#include "transport.h"
+
+#include <string.h>
+
+static const size_t sizes[MCAPI_ENDP_ATTR_END] = {
+    [MCAPI_ENDP_ATTR_TYPE] = sizeof(mcapi_endp_attr_type_t),
+    [MCAPI_ENDP_ATTR_GET_COUNT] = sizeof(mcapi_endp_attr_get_count_t),
+    [MCAPI_ENDP_ATTR_GET_SOURCE] = sizeof(mcapi_endp_attr_get_source_t),
+    [MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE] = sizeof(mcapi_endp_attr_max_payload_size_t),
+    [MCAPI_ENDP_ATTR_BUFFER_TYPE] = sizeof(mcapi_endp_attr_buffer_type_t),
+    [MCAPI_ENDP_ATTR_MEMORY_TYPE] = sizeof(mcapi_endp_attr_memory_type_t),
+    [MCAPI_ENDP_ATTR_NUM_PRIORITIES] = sizeof(mcapi_endp_attr_num_priorities_t),
+    [MCAPI_ENDP_ATTR_PRIORITY] = sizeof(mcapi_endp_attr_priority_t),
+    [MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS] = sizeof(mcapi_endp_attr_num_send_buffers_t),
+    [MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS] = sizeof(mcapi_endp_attr_num_recv_buffers_t),
+    [MCAPI_ENDP_ATTR_ENDP_STATUS] = sizeof(mcapi_endp_attr_status_t),
+    [MCAPI_ENDP_ATTR_TIMEOUT] = sizeof(mcapi_endp_attr_timeout_t),
+};
+
+size_t tp_attr_size(mcapi_uint_t num)
+{
+    return num < MCAPI_ENDP_ATTR_END ? sizes[num] : 0;
+}
+
+mcapi_status_t tp_attr_unknown(mcapi_uint_t num)
+{
+    return num >= (mcapi_uint_t)mcapi_start_endp_attribute(MCA_ORG_ID_PSI) &&
+                   num < (mcapi_uint_t)mcapi_end_endp_attribute(MCA_ORG_ID_TBA)
+               ? MCAPI_ERR_ATTR_NOTSUPPORTED
+               : MCAPI_ERR_ATTR_NUM;
+}
+
+mcapi_status_t tp_attr_check(mcapi_uint_t num, size_t size)
+{
+    if (num >= MCAPI_ENDP_ATTR_END) return tp_attr_unknown(num);
+    return size == sizes[num] ? MCAPI_SUCCESS : MCAPI_ERR_ATTR_SIZE;
+}
+
+bool tp_attr_valid(mcapi_uint_t num, const void *attr)
+{
+    mcapi_uint_t u;
+    mcapi_int_t i;
+    switch (num) {
+    case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
+        memcpy(&i, attr, sizeof i);
+        return i > 0 && i <= MCAPI_MAX_PKT_SIZE;
+    case MCAPI_ENDP_ATTR_BUFFER_TYPE:
+        memcpy(&u, attr, sizeof u);
+        return u == MCAPI_ENDP_ATTR_FIFO_BUFFER;
+    case MCAPI_ENDP_ATTR_MEMORY_TYPE:
+        memcpy(&u, attr, sizeof u);
+        return (u & 0xffffu) <= MCAPI_ENDP_ATTR_REMOTE_MEMORY &&
+               (u & ~0xffffu & ~(mcapi_uint_t)MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT) == 0;
+    case MCAPI_ENDP_ATTR_PRIORITY:
+        memcpy(&u, attr, sizeof u);
+        return u <= MCAPI_MAX_PRIORITY;
+    default: /* MCAPI_ENDP_ATTR_TIMEOUT: any number of ms */
+        return true;
+    }
+}
