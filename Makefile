@@ -1,8 +1,9 @@
 # ipcsim -- top-level GNU make. Out of tree into $(BUILD); -j friendly.
 #
 #   make            build everything (libraries, ipcsim, tests, benchmarks)
-#   make test       lint + unit/conformance tests, then again under ASan+UBSan,
-#                   then the native threaded tests under TSan
+#   make test       lint, 30 s of fuzzing, unit/conformance tests, then again
+#                   under ASan+UBSan, then the native threaded tests under TSan
+#   make fuzz       libFuzzer on the XMCAPI frame decoder (FUZZ_TIME seconds)
 #   make results    rerun every scenario into results/, plots and REPORT.md
 #   make bench      run every build/bench/* into results/bench/<name>.csv
 #   make footprint  code and data bytes of mcapi_ref's layers built with -Os
@@ -37,6 +38,7 @@ LDLIBS += -lyaml -lpthread -lm
 
 LIB_SRC := plat/plat.c $(wildcard plat/native/*.c)
 MCAPI_SRC := $(wildcard mcapi_ref/*/*.c)
+XMCAPI_SRC := $(wildcard xmcapi/*.c)
 EXAMPLE_SRC := $(wildcard apps/examples/*.c)
 CONF_SRC := $(wildcard conf/*.cpp)
 SIM_SRC := $(wildcard plat/sim/*.cpp) $(wildcard models/*.cpp) $(wildcard models/*/*.cpp)
@@ -53,11 +55,12 @@ obj = $(patsubst %,$(BUILD)/obj/%.o,$(basename $(1)))
 # share a base name, or one would silently replace the other.
 dupes = $(strip $(foreach n,$(sort $(notdir $(basename $(1)))),\
     $(if $(filter-out 1,$(words $(filter %/$(n),$(basename $(1))))),$(n))))
-$(foreach l,LIB_SRC MCAPI_SRC CONF_SRC SIM_SRC APPS_SRC,$(if $(call dupes,$($(l))),\
+$(foreach l,LIB_SRC MCAPI_SRC XMCAPI_SRC CONF_SRC SIM_SRC APPS_SRC,$(if $(call dupes,$($(l))),\
     $(error $(l): sources share a base name: $(call dupes,$($(l))))))
 
 LIB := $(BUILD)/lib/libipcsim.a
 MCAPI_LIB := $(BUILD)/lib/libmcapi.a
+XMCAPI_LIB := $(BUILD)/lib/libxmcapi.a
 CONF_LIB := $(BUILD)/lib/libipcsim_conf.a
 SIM_LIB := $(BUILD)/lib/libipcsim_sim.a
 APPS_LIB := $(BUILD)/lib/libipcsim_apps.a
@@ -67,15 +70,16 @@ EXAMPLES := $(patsubst apps/examples/%,$(BUILD)/examples/%,$(basename $(EXAMPLE_
 TESTS := $(addprefix $(BUILD)/tests/,$(TEST_DIRS))
 
 # Everything a run needs, in link order (apps call libraries call plat).
-RUN_LIBS := $(APPS_LIB) $(MCAPI_LIB) $(SIM_LIB) $(CONF_LIB) $(LIB)
+RUN_LIBS := $(APPS_LIB) $(XMCAPI_LIB) $(MCAPI_LIB) $(SIM_LIB) $(CONF_LIB) $(LIB)
 RUN_LDLIBS := $(SYSTEMC_LIBS) $(LDLIBS)
 
-.PHONY: all test test-run lint results bench deps deps-ok install clean format footprint
+.PHONY: all test test-run lint results bench deps deps-ok install clean format footprint \
+    fuzz fuzz-corpus
 # Keep object files make considers intermediate (test objects), so nothing rebuilds twice.
 .SECONDARY:
 .DEFAULT_GOAL := all
-all: $(LIB) $(MCAPI_LIB) $(CONF_LIB) $(SIM_LIB) $(APPS_LIB) $(IPCSIM) $(BENCHES) $(EXAMPLES) \
-    $(TESTS)
+all: $(LIB) $(MCAPI_LIB) $(XMCAPI_LIB) $(CONF_LIB) $(SIM_LIB) $(APPS_LIB) $(IPCSIM) $(BENCHES) \
+    $(EXAMPLES) $(TESTS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -87,6 +91,7 @@ $(BUILD)/obj/%.o: %.cpp
 
 $(LIB): $(call obj,$(LIB_SRC))
 $(MCAPI_LIB): $(call obj,$(MCAPI_SRC))
+$(XMCAPI_LIB): $(call obj,$(XMCAPI_SRC))
 $(CONF_LIB): $(call obj,$(CONF_SRC))
 $(SIM_LIB): $(call obj,$(SIM_SRC))
 $(APPS_LIB): $(call obj,$(APPS_SRC))
@@ -136,6 +141,7 @@ deps-ok:
 # The whole suite: lint, plain build, ASan+UBSan build, TSan on native cases.
 test: deps-ok
 	@$(MAKE) --no-print-directory lint
+	@$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory test-run
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan SAN=asan OPT="-O1 -g" test-run
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan SAN=tsan OPT="-O1 -g" \
@@ -152,6 +158,42 @@ lint:
 
 format:
 	@clang-format -i $$(git ls-files -co --exclude-standard '*.c' '*.h' '*.cpp' '*.hpp')
+
+# ---- fuzzing -----------------------------------------------------------------
+
+# make fuzz: libFuzzer (clang) on the XMCAPI frame decoder for FUZZ_TIME
+# seconds, starting from the committed seeds; fails on a crash, leak, timeout
+# or broken invariant (the input is saved under $(BUILD)/fuzz/). Inputs it
+# finds go to $(BUILD)/fuzz/corpus, never into the source tree.
+# make fuzz-corpus rewrites the seeds (fuzz/gen_corpus.c).
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 30
+FUZZ_RUNS ?= 50000000
+FUZZER := $(BUILD)/fuzz/xw_decoder
+FUZZ_SEEDS := fuzz/corpus/xw_decoder
+
+$(FUZZER): fuzz/xw_decoder.c xmcapi/wire.c xmcapi/wire.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=c11 $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined \
+	    -fno-sanitize-recover=all -o $@ fuzz/xw_decoder.c xmcapi/wire.c
+
+fuzz: $(FUZZER)
+	@mkdir -p $(BUILD)/fuzz/corpus
+	@echo "fuzz: $(FUZZER) for $(FUZZ_TIME) s (log: $(BUILD)/fuzz/log)"
+	@if $(FUZZER) -max_total_time=$(FUZZ_TIME) -runs=$(FUZZ_RUNS) -timeout=10 \
+	    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/ \
+	    $(BUILD)/fuzz/corpus $(FUZZ_SEEDS) > $(BUILD)/fuzz/log 2>&1; then \
+	    grep -E '^Done|^stat::(new_units_added|peak_rss_mb)' $(BUILD)/fuzz/log; \
+	else \
+	    tail -n 60 $(BUILD)/fuzz/log; \
+	    echo "fuzz: FAILED; the input is saved as $(BUILD)/fuzz/crash-* (or leak-, timeout-)" >&2; \
+	    exit 1; \
+	fi
+
+fuzz-corpus:
+	@mkdir -p $(BUILD)/fuzz $(FUZZ_SEEDS)
+	$(CC) -std=c11 $(WARN) -o $(BUILD)/fuzz/gen_corpus fuzz/gen_corpus.c xmcapi/wire.c
+	rm -f $(FUZZ_SEEDS)/* && $(BUILD)/fuzz/gen_corpus $(FUZZ_SEEDS)
 
 # ---- results and benchmarks ------------------------------------------------
 

@@ -12,6 +12,7 @@ pkgs=(
     check                        # unit and conformance tests
     gnuplot-nox                  # plots in results/
     clang-format cppcheck        # lint (part of make test)
+    clang libclang-rt-dev        # libFuzzer: make fuzz (part of make test)
     shellcheck
 )
 
