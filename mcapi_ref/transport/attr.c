@@ -130,21 +130,8 @@ mcapi_status_t tp_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
 {
     struct db_endp *e = tp_own_endp(tp, ep);
     if (!e) return tp_own_check(tp, ep);
-    mcapi_status_t chk = tp_attr_check(num, size);
+    mcapi_status_t chk = tp_attr_settable(num, attr, size);
     if (chk != MCAPI_SUCCESS) return chk;
-    switch (num) {
-    case MCAPI_ENDP_ATTR_TYPE: /* follows from what the endpoint is connected to */
-    case MCAPI_ENDP_ATTR_GET_COUNT:
-    case MCAPI_ENDP_ATTR_GET_SOURCE:
-    case MCAPI_ENDP_ATTR_NUM_PRIORITIES: /* always all of them */
-    case MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS:
-    case MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS:
-    case MCAPI_ENDP_ATTR_ENDP_STATUS:
-        return MCAPI_ERR_ATTR_READONLY;
-    default:
-        break;
-    }
-    if (!tp_attr_valid(num, attr)) return MCAPI_ERR_ATTR_VALUE;
     mcapi_status_t st = MCAPI_SUCCESS;
     drv_shm_lock(&e->lock);
     if (num != MCAPI_ENDP_ATTR_TIMEOUT && e->chan >= 0) {

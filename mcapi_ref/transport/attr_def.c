@@ -41,7 +41,7 @@ mcapi_status_t tp_attr_check(mcapi_uint_t num, size_t size)
     return size == sizes[num] ? MCAPI_SUCCESS : MCAPI_ERR_ATTR_SIZE;
 }
 
-bool tp_attr_valid(mcapi_uint_t num, const void *attr)
+static bool valid(mcapi_uint_t num, const void *attr)
 {
     mcapi_uint_t u;
     mcapi_int_t i;
@@ -61,5 +61,23 @@ bool tp_attr_valid(mcapi_uint_t num, const void *attr)
         return u <= MCAPI_MAX_PRIORITY;
     default: /* MCAPI_ENDP_ATTR_TIMEOUT: any number of ms */
         return true;
+    }
+}
+
+mcapi_status_t tp_attr_settable(mcapi_uint_t num, const void *attr, size_t size)
+{
+    mcapi_status_t st = tp_attr_check(num, size);
+    if (st != MCAPI_SUCCESS) return st;
+    switch (num) {
+    case MCAPI_ENDP_ATTR_TYPE: /* follows from what the endpoint is connected to */
+    case MCAPI_ENDP_ATTR_GET_COUNT:
+    case MCAPI_ENDP_ATTR_GET_SOURCE:
+    case MCAPI_ENDP_ATTR_NUM_PRIORITIES: /* always all of them */
+    case MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS:
+    case MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS:
+    case MCAPI_ENDP_ATTR_ENDP_STATUS:
+        return MCAPI_ERR_ATTR_READONLY;
+    default:
+        return valid(num, attr) ? MCAPI_SUCCESS : MCAPI_ERR_ATTR_VALUE;
     }
 }

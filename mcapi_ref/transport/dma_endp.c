@@ -200,21 +200,8 @@ mcapi_status_t dt_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
 {
     struct dt_endp *e = dt_own(tp, ep);
     if (!e) return dt_own_check(tp, ep);
-    mcapi_status_t chk = tp_attr_check(num, size);
+    mcapi_status_t chk = tp_attr_settable(num, attr, size);
     if (chk != MCAPI_SUCCESS) return chk;
-    switch (num) {
-    case MCAPI_ENDP_ATTR_TYPE:
-    case MCAPI_ENDP_ATTR_GET_COUNT:
-    case MCAPI_ENDP_ATTR_GET_SOURCE:
-    case MCAPI_ENDP_ATTR_NUM_PRIORITIES:
-    case MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS:
-    case MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS:
-    case MCAPI_ENDP_ATTR_ENDP_STATUS:
-        return MCAPI_ERR_ATTR_READONLY;
-    default:
-        break;
-    }
-    if (!tp_attr_valid(num, attr)) return MCAPI_ERR_ATTR_VALUE;
     if (num != MCAPI_ENDP_ATTR_TIMEOUT && e->c.state != CS_NONE) return MCAPI_ERR_CHAN_CONNECTED;
     switch (num) {
     case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:

@@ -109,8 +109,9 @@ size_t tp_attr_size(mcapi_uint_t num); /* num < MCAPI_ENDP_ATTR_END */
 /* MCAPI_ERR_ATTR_NOTSUPPORTED in the organisations' ranges (none of which
  * this implementation has), else MCAPI_ERR_ATTR_NUM. */
 mcapi_status_t tp_attr_unknown(mcapi_uint_t num);
-/* Whether a settable attribute num may take the value at attr. */
-bool tp_attr_valid(mcapi_uint_t num, const void *attr);
+/* Whether an endpoint's owner may set attribute num to the value at attr:
+ * tp_attr_check, then MCAPI_ERR_ATTR_READONLY or MCAPI_ERR_ATTR_VALUE. */
+mcapi_status_t tp_attr_settable(mcapi_uint_t num, const void *attr, size_t size);
 
 extern const struct mcapi_transport mcapi_shm_transport;
 /* DMA into receive channels, a static mapping of nodes to cores, no shared
