@@ -38,13 +38,17 @@ LDLIBS += -lyaml -lpthread -lm
 
 LIB_SRC := plat/plat.c $(wildcard plat/native/*.c)
 MCAPI_SRC := $(wildcard mcapi_ref/*/*.c)
-XMCAPI_SRC := $(wildcard xmcapi/*.c)
+# libxmcapi.a is libmcapi.a with XMCAPI added and mcapi_ref/top/select.c
+# replaced by xmcapi/xm_select.c (which also picks the XMCAPI transport).
+XMCAPI_SRC := $(filter-out mcapi_ref/top/select.c,$(MCAPI_SRC)) $(wildcard xmcapi/*.c)
 EXAMPLE_SRC := $(wildcard apps/examples/*.c)
 CONF_SRC := $(wildcard conf/*.cpp)
 SIM_SRC := $(wildcard plat/sim/*.cpp) $(wildcard models/*.cpp) $(wildcard models/*/*.cpp)
 APPS_SRC := $(wildcard apps/*.c)
 RUNNER_SRC := $(wildcard runner/*.cpp)
 BENCH_SRC := $(wildcard bench/*.c bench/*.cpp)
+# Programs for users (build/bin/NAME from bin/NAME.c; bin/xmcli.c is shared).
+BIN_SRC := $(filter-out bin/xmcli.c,$(wildcard bin/*.c))
 # tests/common is the harness (it owns main()), linked into every test program.
 TEST_DIRS := $(filter-out common,$(patsubst tests/%/,%,$(sort $(dir $(wildcard tests/*/*.c tests/*/*.cpp)))))
 TEST_COMMON := $(wildcard tests/common/*.c)
@@ -67,10 +71,11 @@ APPS_LIB := $(BUILD)/lib/libipcsim_apps.a
 IPCSIM := $(BUILD)/ipcsim
 BENCHES := $(patsubst bench/%,$(BUILD)/bench/%,$(basename $(BENCH_SRC)))
 EXAMPLES := $(patsubst apps/examples/%,$(BUILD)/examples/%,$(basename $(EXAMPLE_SRC)))
+BINS := $(patsubst bin/%.c,$(BUILD)/bin/%,$(BIN_SRC))
 TESTS := $(addprefix $(BUILD)/tests/,$(TEST_DIRS))
 
 # Everything a run needs, in link order (apps call libraries call plat).
-RUN_LIBS := $(APPS_LIB) $(XMCAPI_LIB) $(MCAPI_LIB) $(SIM_LIB) $(CONF_LIB) $(LIB)
+RUN_LIBS := $(APPS_LIB) $(XMCAPI_LIB) $(SIM_LIB) $(CONF_LIB) $(LIB)
 RUN_LDLIBS := $(SYSTEMC_LIBS) $(LDLIBS)
 
 .PHONY: all test test-run lint results bench deps deps-ok install clean format footprint \
@@ -79,7 +84,7 @@ RUN_LDLIBS := $(SYSTEMC_LIBS) $(LDLIBS)
 .SECONDARY:
 .DEFAULT_GOAL := all
 all: $(LIB) $(MCAPI_LIB) $(XMCAPI_LIB) $(CONF_LIB) $(SIM_LIB) $(APPS_LIB) $(IPCSIM) $(BENCHES) \
-    $(EXAMPLES) $(TESTS)
+    $(EXAMPLES) $(BINS) $(TESTS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -114,6 +119,11 @@ $(BENCH_CXX): $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(RUN_LIBS)
 	$(CXX) $(LDFLAGS) -o $@ $< $(RUN_LIBS) $(RUN_LDLIBS)
 
 # Stand-alone MCAPI programs: plain C on the native backend, as a user builds them.
+# XMCAPI programs: libxmcapi.a (MCAPI + XMCAPI) and the YAML layer (C++).
+$(BINS): $(BUILD)/bin/%: $(BUILD)/obj/bin/%.o $(BUILD)/obj/bin/xmcli.o $(XMCAPI_LIB) $(CONF_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CXX) $(LDFLAGS) -o $@ $(filter %.o,$^) $(XMCAPI_LIB) $(CONF_LIB) $(LIB) $(LDLIBS)
+
 $(BUILD)/examples/%: $(BUILD)/obj/apps/examples/%.o $(MCAPI_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< $(MCAPI_LIB) $(LIB) -lpthread

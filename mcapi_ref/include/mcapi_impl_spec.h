@@ -114,7 +114,19 @@ enum mcapi_transport_kind {
     /* FUNCAPI's way: DMA straight into the receiving endpoint's channel
      * (plat_dma_send to plat_rx channels), a static mapping of nodes to cores
      * given by MCAPI_ROUTE_DMA routes, no shared memory (docs/mcapi.md). */
-    MCAPI_TRANSPORT_DMA
+    MCAPI_TRANSPORT_DMA,
+    /* XMCAPI: nodes in other processes or on other hosts, over TCP, listed in
+     * a topology file (docs/xmcapi.md). Only in libxmcapi.a, which also picks
+     * it for a node that names no transport when a topology file lists it. */
+    MCAPI_TRANSPORT_XMCAPI
+};
+
+/* XMCAPI: how the user thread hands its sends to the node's communicator
+ * thread (mcapi_param_t.xm_notify; docs/xmcapi.md compares them). */
+enum mcapi_xm_notify {
+    MCAPI_XM_DIRECT, /* the user thread writes the socket itself when it can (default) */
+    MCAPI_XM_WAKE,   /* it wakes the communicator's poller, which writes */
+    MCAPI_XM_PIPE    /* the paper's: one byte down a pipe, the communicator writes */
 };
 
 typedef struct {
@@ -133,6 +145,10 @@ typedef struct {
      * are also the packets a sender may have on their way (credits), 1 to 16;
      * 0: 4. FUNCAPI's receive end is one HIBI PE DMA channel: 1. */
     unsigned pkt_depth;
+    /* MCAPI_TRANSPORT_XMCAPI: the topology file; NULL or "": the environment
+     * variable XMCAPI_TOPOLOGY. */
+    const char *topology;
+    enum mcapi_xm_notify xm_notify;
 } mcapi_param_t;
 
 /* Implementation information returned through mcapi_info_t. */

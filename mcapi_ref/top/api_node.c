@@ -42,9 +42,11 @@ void mcapi_initialize(MCAPI_IN mcapi_domain_t domain_id, MCAPI_IN mcapi_node_t n
         st = MCAPI_ERR_NODE_INVALID;
     else if (!mcapi_info || (mcapi_node_attributes && mcapi_node_attributes->magic != ATTR_MAGIC))
         st = MCAPI_ERR_PARAMETER;
-    else if (init_parameters && init_parameters->transport != MCAPI_TRANSPORT_SHM &&
-             init_parameters->transport != MCAPI_TRANSPORT_DMA)
-        st = MCAPI_ERR_PARAMETER;
+    /* The transport is chosen here, per node, from the parameters: one
+     * compiled library serves them all. */
+    const struct mcapi_transport *t =
+        st == MCAPI_SUCCESS ? top_transport(init_parameters, domain_id, node_id) : NULL;
+    if (st == MCAPI_SUCCESS && !t) st = MCAPI_ERR_PARAMETER;
     if (st != MCAPI_SUCCESS) {
         *mcapi_status = st;
         return;
@@ -54,11 +56,7 @@ void mcapi_initialize(MCAPI_IN mcapi_domain_t domain_id, MCAPI_IN mcapi_node_t n
         *mcapi_status = MCAPI_ERR_NODE_INITFAILED;
         return;
     }
-    /* The transport is chosen here, per node, from the parameters: one
-     * compiled library serves both. */
-    n->t = init_parameters && init_parameters->transport == MCAPI_TRANSPORT_DMA
-               ? &mcapi_dma_transport
-               : &mcapi_shm_transport;
+    n->t = t;
     n->dom = domain_id;
     n->node = node_id;
     n->call_cycles = plat_cost("mcapi_call");

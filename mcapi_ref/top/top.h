@@ -44,6 +44,11 @@ struct top_node {
  * node, or NULL with MCAPI_ERR_NODE_NOTINIT. */
 struct top_node *top_enter(mcapi_status_t *status);
 
+/* select.c (xmcapi/xm_select.c in libxmcapi.a): the transport a node with
+ * these parameters uses, or NULL if this library has none such. */
+const struct mcapi_transport *top_transport(const mcapi_param_t *param, mcapi_domain_t dom,
+                                            mcapi_node_t node);
+
 /* api_pkt.c: connect, open and close of either channel kind. */
 void top_chan_i(enum tp_kind kind, enum tp_chan chan, enum tp_dir dir, mcapi_uint32_t h,
                 mcapi_uint32_t to, mcapi_uint32_t *out, mcapi_request_t *request,

@@ -1,0 +1,186 @@
+/* chan.c -- packet and scalar channels over XMCAPI: sizes up to 64 KiB
+ * (read straight into the buffer the receiver is handed), a packet flood
+ * past the receive end's depth, scalars of every width, a connect by a
+ * third node, and close: the receiver drains, then learns it. */
+#include "xmt.h"
+#include "../../xmcapi/xmcapi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const size_t psizes[] = {0, 1, 24, 1000, 4096, 65535, 65536};
+
+/* Open the end of ep (the other end is opened by its owner meanwhile). */
+static mcapi_uint32_t open_end(int scl, int recv, mcapi_endpoint_t ep)
+{
+    mcapi_uint32_t h = 0;
+    mcapi_request_t r;
+    mcapi_status_t st = 0;
+    if (scl && recv)
+        mcapi_sclchan_recv_open_i(&h, ep, &r, &st);
+    else if (scl)
+        mcapi_sclchan_send_open_i(&h, ep, &r, &st);
+    else if (recv)
+        mcapi_pktchan_recv_open_i(&h, ep, &r, &st);
+    else
+        mcapi_pktchan_send_open_i(&h, ep, &r, &st);
+    XMT_EQ(xmt_done(&r, st, NULL), MCAPI_SUCCESS);
+    return h;
+}
+
+static void connect(int scl, mcapi_endpoint_t tx, mcapi_endpoint_t rx)
+{
+    mcapi_request_t r;
+    mcapi_status_t st = 0;
+    if (scl)
+        mcapi_sclchan_connect_i(tx, rx, &r, &st);
+    else
+        mcapi_pktchan_connect_i(tx, rx, &r, &st);
+    XMT_EQ(xmt_done(&r, st, NULL), MCAPI_SUCCESS);
+}
+
+#define PKT_FLOOD 400
+
+static void case_pkt(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    xmt_init();
+    mcapi_endpoint_t ep = xmt_ep(5);
+    mcapi_status_t st;
+    if (me == 0) {
+        connect(0, ep, xmt_get(1, 5));
+        mcapi_pktchan_send_hndl_t tx = open_end(0, 0, ep);
+        uint8_t *buf = malloc(65536);
+        ck_assert_ptr_nonnull(buf);
+        for (size_t i = 0; i < HARNESS_COUNT(psizes); i++) {
+            xmt_fill(buf, psizes[i], (unsigned)i);
+            mcapi_pktchan_send(tx, buf, psizes[i], &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+        }
+        for (uint32_t i = 0; i < PKT_FLOOD; i++) {
+            size_t n = 4 + (i * 977u) % 8000u;
+            memcpy(buf, &i, 4);
+            xmt_fill(buf + 4, n - 4, i);
+            mcapi_pktchan_send(tx, buf, n, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+        }
+        mcapi_pktchan_send_close_i(tx, &(mcapi_request_t){0}, &st);
+        XMT_EQ(st, MCAPI_SUCCESS);
+        free(buf);
+    } else {
+        mcapi_pktchan_recv_hndl_t rx = open_end(0, 1, ep);
+        void *p;
+        size_t got;
+        for (size_t i = 0; i < HARNESS_COUNT(psizes); i++) {
+            mcapi_pktchan_recv(rx, &p, &got, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            ck_assert_uint_eq(got, psizes[i]);
+            ck_assert_uint_eq(xmt_bad(p, got, (unsigned)i), got);
+            mcapi_pktchan_release(p, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            mcapi_pktchan_release(p, &st);
+            XMT_EQ(st, MCAPI_ERR_BUF_INVALID);
+        }
+        plat_sleep_ns(100000000); /* 0.1 s: the flood passes the depth */
+        for (uint32_t i = 0; i < PKT_FLOOD; i++) {
+            mcapi_pktchan_recv(rx, &p, &got, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            uint32_t seq;
+            memcpy(&seq, p, 4);
+            ck_assert_uint_eq(seq, i);
+            ck_assert_uint_eq(got, 4 + (i * 977u) % 8000u);
+            ck_assert_uint_eq(xmt_bad((uint8_t *)p + 4, got - 4, i), got - 4);
+            mcapi_pktchan_release(p, &st);
+        }
+        /* The sender closed: empty, and closed. */
+        mcapi_pktchan_recv(rx, &p, &got, &st);
+        XMT_EQ(st, MCAPI_ERR_CHAN_NOTOPEN);
+        struct xmcapi_stats s;
+        XMT_EQ(xmcapi_stats(&s), MCAPI_SUCCESS);
+        ck_assert_uint_gt(s.stops_sent, 0);
+        mcapi_pktchan_recv_close_i(rx, &(mcapi_request_t){0}, &st);
+        XMT_EQ(st, MCAPI_SUCCESS);
+    }
+    xmt_fini();
+}
+
+static void case_scl(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    xmt_init();
+    mcapi_endpoint_t ep = xmt_ep(6);
+    mcapi_status_t st;
+    const uint64_t v = 0x0123456789abcdefull;
+    if (me == 0) {
+        mcapi_sclchan_send_hndl_t tx;
+        connect(1, ep, xmt_get(1, 6));
+        tx = open_end(1, 0, ep);
+        for (unsigned i = 0; i < 1000; i++) {
+            mcapi_sclchan_send_uint64(tx, v + i, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            mcapi_sclchan_send_uint32(tx, (uint32_t)(v + i), &st);
+            mcapi_sclchan_send_uint16(tx, (uint16_t)(v + i), &st);
+            mcapi_sclchan_send_uint8(tx, (uint8_t)(v + i), &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+        }
+        mcapi_sclchan_send_uint32(tx, 7, &st);
+    } else {
+        mcapi_sclchan_recv_hndl_t rx = open_end(1, 1, ep);
+        for (unsigned i = 0; i < 1000; i++) {
+            ck_assert_uint_eq(mcapi_sclchan_recv_uint64(rx, &st), v + i);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            ck_assert_uint_eq(mcapi_sclchan_recv_uint32(rx, &st), (uint32_t)(v + i));
+            ck_assert_uint_eq(mcapi_sclchan_recv_uint16(rx, &st), (uint16_t)(v + i));
+            ck_assert_uint_eq(mcapi_sclchan_recv_uint8(rx, &st), (uint8_t)(v + i));
+            XMT_EQ(st, MCAPI_SUCCESS);
+        }
+        (void)mcapi_sclchan_recv_uint8(rx, &st); /* a 32-bit one waits: stays queued */
+        XMT_EQ(st, MCAPI_ERR_SCL_SIZE);
+        ck_assert_uint_eq(mcapi_sclchan_recv_uint32(rx, &st), 7);
+    }
+    xmt_fini();
+}
+
+/* Node 2 connects node 0's endpoint to node 1's; they only open. */
+static void case_third_party(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    xmt_init();
+    mcapi_status_t st;
+    if (me == 2) {
+        connect(0, xmt_get(0, 7), xmt_get(1, 7));
+        mcapi_request_t r;
+        mcapi_pktchan_connect_i(xmt_get(0, 7), xmt_get(1, 7), &r, &st); /* again */
+        XMT_EQ(xmt_done(&r, st, NULL), MCAPI_ERR_CHAN_CONNECTED);
+    } else {
+        mcapi_endpoint_t ep = xmt_ep(7);
+        if (me == 0) {
+            mcapi_pktchan_send_hndl_t tx = open_end(0, 0, ep);
+            mcapi_pktchan_send(tx, "third", 5, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+        } else {
+            mcapi_pktchan_recv_hndl_t rx = open_end(0, 1, ep);
+            void *p;
+            size_t got;
+            mcapi_pktchan_recv(rx, &p, &got, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            ck_assert_uint_eq(got, 5);
+            ck_assert_int_eq(memcmp(p, "third", 5), 0);
+            mcapi_pktchan_release(p, &st);
+        }
+    }
+    xmt_fini();
+}
+
+void xmt_chan_cases(void)
+{
+    static const struct harness_case cases[] = {
+        {.name = "pkt", .core = case_pkt, .cores = 2},
+        {.name = "scl", .core = case_scl, .cores = 2},
+        {.name = "third_party_connect", .core = case_third_party, .cores = 3},
+    };
+    harness_add_cases("xmcapi", cases, HARNESS_COUNT(cases));
+}

@@ -1,0 +1,131 @@
+/* fault.c -- what must not hang or crash: a peer nobody runs, garbage and
+ * truncated frames on a node's port, a peer that leaves mid-channel. */
+#include "xmt.h"
+#include "../../xmcapi/wire.h"
+#include "../../xmcapi/xmcapi.h"
+
+#include <string.h>
+
+/* Node 2 is listed but never runs: sends to it fail, promptly. */
+static void case_unreachable(void *arg)
+{
+    (void)arg;
+    xmt_init_mode(1, MCAPI_XM_DIRECT);
+    if (plat_core() == 0) {
+        mcapi_endpoint_t ep = xmt_ep(1), gone = xmt_get(2, 1);
+        mcapi_status_t st;
+        uint64_t t0 = plat_now_ns();
+        for (int i = 0; i < 2; i++) { /* the second send tries again */
+            mcapi_msg_send(ep, gone, "x", 1, 1, &st);
+            XMT_EQ(st, MCAPI_ERR_TRANSMISSION);
+        }
+        ck_assert_uint_lt(plat_now_ns() - t0, 3000000000ull);
+        struct xmcapi_stats s;
+        XMT_EQ(xmcapi_stats(&s), MCAPI_SUCCESS);
+        ck_assert_uint_eq(s.conn_fails, 2);
+    }
+    xmt_fini();
+}
+
+/* Raw connections to node 1's port send garbage, a frame from a node not in
+ * the topology, a frame cut short, a frame too big; each is closed, and
+ * node 1 goes on serving node 0. */
+static void case_garbage(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    xmt_init();
+    mcapi_endpoint_t ep = xmt_ep(1);
+    mcapi_status_t st;
+    if (me == 0) {
+        char addr[32];
+        xmt_addr(1, addr, sizeof addr);
+        uint8_t hello[XW_HEADER_SIZE], big[XW_HEADER_SIZE], stranger[XW_HEADER_SIZE];
+        struct xw_header h = {.type = XW_HELLO, .src_domain = XMT_DOMAIN, .src_node = 0,
+                              .dst_domain = XMT_DOMAIN, .dst_node = 1};
+        xw_encode(&h, hello);
+        h.src_node = 40;
+        xw_encode(&h, stranger);
+        h = (struct xw_header){.type = XW_MSG, .port = 1, .size = 70000, .src_domain = XMT_DOMAIN,
+                               .dst_domain = XMT_DOMAIN, .dst_node = 1};
+        xw_encode(&h, big);
+        struct {
+            const void *p;
+            size_t n;
+        } junk[] = {{"GET / HTTP/1.0\r\n\r\n", 18}, {stranger, sizeof stranger},
+                    {hello, 10},                 {big, sizeof big}};
+        for (size_t i = 0; i < HARNESS_COUNT(junk); i++) {
+            int s = 0;
+            plat_stream *c = plat_stream_connect(addr, HARNESS_WAIT_NS, &s);
+            ck_assert_msg(c, "connect %s: %s", addr, plat_strerror(s));
+            if (i == 3) ck_assert_int_eq(plat_stream_send(c, hello, sizeof hello, HARNESS_WAIT_NS), sizeof hello);
+            ck_assert_int_eq(plat_stream_send(c, junk[i].p, junk[i].n, HARNESS_WAIT_NS), (long)junk[i].n);
+            if (i == 2) {
+                plat_stream_close(c); /* truncated: ends inside the HELLO */
+                continue;
+            }
+            char b[8];
+            ck_assert_int_le(plat_stream_recv(c, b, sizeof b, HARNESS_WAIT_NS), 0); /* closed on us */
+            plat_stream_close(c);
+        }
+        mcapi_msg_send(ep, xmt_get(1, 1), "ok", 2, 1, &st);
+        XMT_EQ(st, MCAPI_SUCCESS);
+    } else {
+        char b[4];
+        size_t got;
+        mcapi_msg_recv(ep, b, sizeof b, &got, &st);
+        XMT_EQ(st, MCAPI_SUCCESS);
+        ck_assert_uint_eq(got, 2);
+        struct xmcapi_stats s;
+        XMT_EQ(xmcapi_stats(&s), MCAPI_SUCCESS);
+        ck_assert_uint_eq(s.bad_frames, 4);
+    }
+    xmt_fini();
+}
+
+/* Node 1 finalises while node 0 waits on their channel: the wait ends with
+ * an error, not never. */
+static void case_peer_leaves(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    xmt_init();
+    mcapi_endpoint_t ep = xmt_ep(8);
+    mcapi_status_t st;
+    if (me == 0) {
+        mcapi_sclchan_recv_hndl_t rx;
+        mcapi_request_t r;
+        mcapi_sclchan_recv_open_i(&rx, ep, &r, &st);
+        XMT_EQ(xmt_done(&r, st, NULL), MCAPI_SUCCESS);
+        (void)mcapi_sclchan_recv_uint32(rx, &st);
+        XMT_EQ(st, MCAPI_SUCCESS);
+        (void)mcapi_sclchan_recv_uint32(rx, &st); /* node 1 is gone by now */
+        ck_assert_msg(st == MCAPI_ERR_CHAN_NOTOPEN || st == MCAPI_ERR_TRANSMISSION, "status %s",
+                      xmt_name(st));
+        harness_barrier();
+        mcapi_finalize(&st);
+        XMT_EQ(st, MCAPI_SUCCESS);
+    } else {
+        mcapi_request_t r;
+        mcapi_sclchan_connect_i(ep, xmt_get(0, 8), &r, &st);
+        XMT_EQ(xmt_done(&r, st, NULL), MCAPI_SUCCESS);
+        mcapi_sclchan_send_hndl_t tx;
+        mcapi_sclchan_send_open_i(&tx, ep, &r, &st);
+        XMT_EQ(xmt_done(&r, st, NULL), MCAPI_SUCCESS);
+        mcapi_sclchan_send_uint32(tx, 1, &st);
+        XMT_EQ(st, MCAPI_SUCCESS);
+        mcapi_finalize(&st); /* without closing */
+        XMT_EQ(st, MCAPI_SUCCESS);
+        harness_barrier();
+    }
+}
+
+void xmt_fault_cases(void)
+{
+    static const struct harness_case cases[] = {
+        {.name = "unreachable", .core = case_unreachable, .cores = 2},
+        {.name = "garbage", .core = case_garbage, .cores = 2},
+        {.name = "peer_leaves", .core = case_peer_leaves, .cores = 2},
+    };
+    harness_add_cases("xmcapi", cases, HARNESS_COUNT(cases));
+}

@@ -1,0 +1,163 @@
+/* msg.c -- messages over XMCAPI: every size there and back in each
+ * notification mode, order, a flood that fills the receiver (stop and
+ * resume, nothing lost), messages to oneself, gets. */
+#include "xmt.h"
+#include "../../xmcapi/xmcapi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const size_t sizes[] = {0, 1, 3, 4, 8, 63, 64, 65, 255, 256, 1000, 1023, 1024};
+
+static void pingpong(enum mcapi_xm_notify mode)
+{
+    int me = plat_core();
+    xmt_init_mode(0, mode);
+    mcapi_endpoint_t ep = xmt_ep(1), peer = xmt_get((mcapi_node_t)(1 - me), 1);
+    uint8_t *buf = calloc(1, MCAPI_MAX_MSG_SIZE + 16);
+    ck_assert_ptr_nonnull(buf);
+    mcapi_status_t st;
+    size_t got;
+    for (unsigned round = 0; round < 3; round++)
+        for (size_t i = 0; i < HARNESS_COUNT(sizes); i++) {
+            size_t n = sizes[i];
+            unsigned seed = round * 100 + (unsigned)i;
+            if (me == 0) {
+                xmt_fill(buf, n, seed);
+                mcapi_msg_send(ep, peer, buf, n, 1, &st);
+                XMT_EQ(st, MCAPI_SUCCESS);
+                memset(buf, 0, n);
+                mcapi_msg_recv(ep, buf, MCAPI_MAX_MSG_SIZE, &got, &st);
+                XMT_EQ(st, MCAPI_SUCCESS);
+                ck_assert_uint_eq(got, n);
+                ck_assert_uint_eq(xmt_bad(buf, n, seed + 1), n);
+            } else {
+                mcapi_msg_recv(ep, buf, MCAPI_MAX_MSG_SIZE + 16, &got, &st);
+                XMT_EQ(st, MCAPI_SUCCESS);
+                ck_assert_uint_eq(got, n);
+                ck_assert_uint_eq(xmt_bad(buf, n, seed), n);
+                xmt_fill(buf, n, seed + 1);
+                mcapi_request_t r;
+                mcapi_msg_send_i(ep, peer, buf, n, 1, &r, &st);
+                XMT_EQ(xmt_done(&r, st, NULL), MCAPI_SUCCESS);
+            }
+        }
+    if (me == 0) {
+        mcapi_msg_send(ep, peer, buf, MCAPI_MAX_MSG_SIZE + 1, 1, &st);
+        XMT_EQ(st, MCAPI_ERR_MSG_SIZE);
+    }
+    free(buf);
+    xmt_fini();
+}
+
+static void case_direct(void *arg)
+{
+    (void)arg;
+    pingpong(MCAPI_XM_DIRECT);
+}
+static void case_wake(void *arg)
+{
+    (void)arg;
+    pingpong(MCAPI_XM_WAKE);
+}
+static void case_pipe(void *arg)
+{
+    (void)arg;
+    pingpong(MCAPI_XM_PIPE);
+}
+
+#define FLOOD 4000
+#define FLOOD_BYTES 512
+
+/* Node 0 sends FLOOD numbered messages without waiting; node 1 reads none
+ * until they should all be on their way, so its queue fills: it must have
+ * sent STOPs, node 0 must have been held back, and every message arrives
+ * once, in order. */
+static void case_flood(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    xmt_init();
+    mcapi_endpoint_t ep = xmt_ep(2);
+    mcapi_status_t st;
+    struct xmcapi_stats s;
+    if (me == 0) {
+        mcapi_endpoint_t to = xmt_get(1, 2);
+        for (uint32_t i = 0; i < FLOOD; i++) {
+            uint8_t m[FLOOD_BYTES];
+            memcpy(m, &i, sizeof i);
+            xmt_fill(m + 4, sizeof m - 4, i);
+            mcapi_msg_send(ep, to, m, sizeof m, 1, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+        }
+        harness_barrier(); /* node 1 has them all */
+        XMT_EQ(xmcapi_stats(&s), MCAPI_SUCCESS);
+        ck_assert_uint_gt(s.stops_got, 0);
+    } else {
+        plat_sleep_ns(200000000); /* 0.2 s: the flood piles up */
+        for (uint32_t i = 0; i < FLOOD; i++) {
+            uint8_t m[FLOOD_BYTES];
+            size_t got = 0;
+            mcapi_msg_recv(ep, m, sizeof m, &got, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            uint32_t seq;
+            memcpy(&seq, m, sizeof seq);
+            ck_assert_uint_eq(seq, i);
+            ck_assert_uint_eq(xmt_bad(m + 4, sizeof m - 4, i), sizeof m - 4);
+        }
+        mcapi_uint_t left = mcapi_msg_available(ep, &st);
+        ck_assert_uint_eq(left, 0);
+        XMT_EQ(xmcapi_stats(&s), MCAPI_SUCCESS);
+        ck_assert_uint_gt(s.stops_sent, 0);
+        ck_assert_uint_eq(s.resumes_sent, s.stops_sent);
+        ck_assert_uint_eq(s.bad_frames, 0);
+        harness_barrier();
+    }
+    xmt_fini();
+}
+
+/* To one's own endpoint, and a get that waits for the endpoint's creation. */
+static void case_self_and_get(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    xmt_init();
+    mcapi_status_t st;
+    if (me == 0) {
+        mcapi_endpoint_t a = xmt_ep(3), b = xmt_ep(4);
+        mcapi_msg_send(a, b, "hi", 2, 1, &st);
+        XMT_EQ(st, MCAPI_SUCCESS);
+        char buf[4];
+        size_t got;
+        mcapi_msg_recv(b, buf, sizeof buf, &got, &st);
+        XMT_EQ(st, MCAPI_SUCCESS);
+        ck_assert_uint_eq(got, 2);
+        ck_assert_int_eq(memcmp(buf, "hi", 2), 0);
+        mcapi_endpoint_t own = mcapi_endpoint_get(XMT_DOMAIN, 0, 3, 0, &st);
+        XMT_EQ(st, MCAPI_SUCCESS);
+        ck_assert_uint_eq(own, a);
+        (void)mcapi_endpoint_get(XMT_DOMAIN, 0, 9, 1, &st);
+        XMT_EQ(st, MCAPI_TIMEOUT);
+        (void)mcapi_endpoint_get(XMT_DOMAIN, 7, 1, 1, &st); /* not in the topology */
+        XMT_EQ(st, MCAPI_ERR_NODE_INVALID);
+        mcapi_endpoint_t remote = xmt_get(1, 1);
+        mcapi_endp_attr_type_t t;
+        mcapi_endpoint_get_attribute(remote, MCAPI_ENDP_ATTR_TYPE, &t, sizeof t, &st);
+        XMT_EQ(st, MCAPI_ERR_ENDP_REMOTE);
+    } else {
+        (void)xmt_ep(1);
+    }
+    xmt_fini();
+}
+
+void xmt_msg_cases(void)
+{
+    static const struct harness_case cases[] = {
+        {.name = "msg_direct", .core = case_direct, .cores = 2},
+        {.name = "msg_wake", .core = case_wake, .cores = 2},
+        {.name = "msg_pipe", .core = case_pipe, .cores = 2},
+        {.name = "msg_flood", .core = case_flood, .cores = 2},
+        {.name = "msg_self_and_get", .core = case_self_and_get, .cores = 2},
+    };
+    harness_add_cases("xmcapi", cases, HARNESS_COUNT(cases));
+}

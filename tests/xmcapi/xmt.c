@@ -1,0 +1,112 @@
+/* xmt.c -- helpers of the XMCAPI transport's cases. */
+#include "xmt.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *xmt_name(mcapi_status_t st)
+{
+    static char buf[8][MCAPI_MAX_STATUS_MSG_LEN];
+    static unsigned k;
+    char *b = buf[k++ % 8];
+    return mcapi_display_status(st, b, sizeof buf[0]);
+}
+
+/* Ports from the process id: runs of the suite at the same time (plain,
+ * ASan, TSan) do not meet. */
+static unsigned base_port(void)
+{
+    return 20000u + (unsigned)(getpid() % 2000) * 16u;
+}
+
+void xmt_addr(unsigned n, char *buf, size_t len)
+{
+    snprintf(buf, len, "127.0.0.1:%u", base_port() + n);
+}
+
+static char topo_path[64];
+
+void xmt_init_mode(unsigned extra, enum mcapi_xm_notify notify)
+{
+    uint64_t *board = harness_board();
+    if (plat_core() == 0) {
+        snprintf(topo_path, sizeof topo_path, "/tmp/xmt-%d.yaml", (int)getpid());
+        FILE *f = fopen(topo_path, "w");
+        ck_assert_ptr_nonnull(f);
+        fprintf(f, "nodes:\n");
+        for (unsigned i = 0; i < (unsigned)plat_cores() + extra; i++)
+            fprintf(f, "  - {domain: %d, node: %u, host: 127.0.0.1, port: %u}\n", XMT_DOMAIN, i,
+                    base_port() + i);
+        fclose(f);
+        plat_store64(&board[255], 1);
+    }
+    harness_barrier();
+    mcapi_param_t param = {.transport = MCAPI_TRANSPORT_XMCAPI,
+                           .topology = topo_path,
+                           .xm_notify = notify};
+    mcapi_info_t info;
+    mcapi_status_t st = 0;
+    mcapi_initialize(XMT_DOMAIN, (mcapi_node_t)plat_core(), NULL, &param, &info, &st);
+    XMT_EQ(st, MCAPI_SUCCESS);
+    harness_barrier(); /* everyone listens before anyone connects */
+}
+
+void xmt_init(void)
+{
+    xmt_init_mode(0, MCAPI_XM_DIRECT);
+}
+
+void xmt_fini(void)
+{
+    harness_barrier(); /* nobody leaves while another still talks to it */
+    mcapi_status_t st = 0;
+    mcapi_finalize(&st);
+    XMT_EQ(st, MCAPI_SUCCESS);
+    harness_barrier();
+    if (plat_core() == 0) unlink(topo_path);
+}
+
+mcapi_endpoint_t xmt_ep(mcapi_port_t port)
+{
+    mcapi_status_t st = 0;
+    mcapi_endpoint_t ep = mcapi_endpoint_create(port, &st);
+    XMT_EQ(st, MCAPI_SUCCESS);
+    mcapi_timeout_t t = XMT_WAIT_MS;
+    mcapi_endpoint_set_attribute(ep, MCAPI_ENDP_ATTR_TIMEOUT, &t, sizeof t, &st);
+    XMT_EQ(st, MCAPI_SUCCESS);
+    return ep;
+}
+
+mcapi_endpoint_t xmt_get(mcapi_node_t node, mcapi_port_t port)
+{
+    mcapi_status_t st = 0;
+    mcapi_endpoint_t ep = mcapi_endpoint_get(XMT_DOMAIN, node, port, XMT_WAIT_MS, &st);
+    XMT_EQ(st, MCAPI_SUCCESS);
+    return ep;
+}
+
+mcapi_status_t xmt_done(mcapi_request_t *r, mcapi_status_t st, size_t *size)
+{
+    if (st != MCAPI_SUCCESS && st != MCAPI_PENDING) return st;
+    size_t n = 0;
+    mcapi_status_t w = 0;
+    mcapi_boolean_t ok = mcapi_wait(r, &n, XMT_WAIT_MS, &w);
+    ck_assert_msg(ok == MCAPI_TRUE, "wait: %s", xmt_name(w));
+    if (size) *size = n;
+    return w;
+}
+
+void xmt_fill(void *p, size_t n, unsigned seed)
+{
+    uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) b[i] = (uint8_t)(seed * 131u + i * 7u + (i >> 8));
+}
+
+size_t xmt_bad(const void *p, size_t n, unsigned seed)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != (uint8_t)(seed * 131u + i * 7u + (i >> 8))) return i;
+    return n;
+}

@@ -1,0 +1,223 @@
+/*
+ * xmcapi/xm.h -- the XMCAPI transport's internals (paper 001).
+ *
+ * One node = one user thread (the MCAPI node) + one communicator thread,
+ * as in xmcapi/ip. The communicator owns the sockets' receive side: it
+ * accepts, reads, decodes (wire.h) and files what arrives into the node's
+ * endpoints, then wakes the user thread through the node's event. What the
+ * user thread sends is appended, framed, to the output buffer of the
+ * connection to the peer; how the bytes then reach the socket is the
+ * notification mode (enum mcapi_xm_notify):
+ *   PIPE    the paper's: one byte down a pipe tells the communicator,
+ *           which writes (the communicator polls the pipe's read end);
+ *   WAKE    the same through the poller's own wake-up (an eventfd);
+ *   DIRECT  the user thread writes what it can itself and leaves only
+ *           the rest to the communicator (the default: no hand-over).
+ * Everything below is guarded by the node's mutex `mu`, taken by both
+ * threads; nothing else is shared.
+ *
+ * Connections are one-way for data: a node sends its frames only on the
+ * connection it opened to the peer (lazily, on the first send, by the
+ * communicator), and receives on the ones it accepted. So what one node
+ * sends another arrives in order, and a peer's STOP and RESUME for one
+ * flow arrive in the order they were sent.
+ *
+ * Flow control (the paper's stop ACK): a receive queue (an endpoint's
+ * messages, a channel's packets or scalars) holds up to `depth` items.
+ * What arrives beyond that is kept all the same (it was on the wire
+ * already; nothing is dropped), and the sender is told XW_ACK|STOP. The
+ * sender then holds back what it sends to that endpoint until the queue
+ * has drained to depth/2 and XW_ACK|RESUME comes. What a receiver keeps
+ * beyond depth is bounded by what one sender can have on the way when its
+ * STOP arrives: its output buffer (XM_OUT_MAX) and the sockets' buffers.
+ */
+#ifndef XMCAPI_XM_H
+#define XMCAPI_XM_H
+
+#include "mcapi.h"
+#include "topo.h"
+#include "wire.h"
+
+#include "../mcapi_ref/transport/transport.h"
+#include "ipcsim/plat.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define XM_EPS MCAPI_MAX_ENDPOINTS /* endpoints of a node */
+#define XM_MSG_DEPTH 64            /* messages an endpoint queues before STOP */
+#define XM_PKT_DEPTH 16            /* packets a channel's receive end queues before STOP */
+#define XM_SCL_DEPTH 256           /* scalars, likewise */
+#define XM_OUT_MAX (1u << 20)      /* bytes a connection's output buffer holds before sends wait */
+#define XM_RBUF (64u << 10)        /* read chunk; a frame split across reads (not a packet) fits */
+#define XM_CONNECT_NS 2000000000u  /* a connect gives up after this */
+#define XM_PEERS (MCA_MAX_DOMAINS * MCA_MAX_NODES)
+#define XM_PENDING 16 /* connects of a node waiting for their answers */
+
+/* Endpoint and channel handles: kind (3) | domain (2) | node (6) | generation
+ * (11, channels only) | port (10). An endpoint is named by where it is: a
+ * remote endpoint's handle needs no round trip. */
+static inline uint32_t xm_h(unsigned kind, unsigned dom, unsigned node, unsigned gen, unsigned port)
+{
+    return (uint32_t)kind << 29 | (uint32_t)(dom & 3u) << 27 | (uint32_t)(node & 63u) << 21 |
+           (uint32_t)(gen & 0x7ffu) << 10 | (uint32_t)(port & 0x3ffu);
+}
+#define XM_H_KIND(h) ((unsigned)((h) >> 29))
+#define XM_H_DOM(h) ((unsigned)((h) >> 27) & 3u)
+#define XM_H_NODE(h) ((unsigned)((h) >> 21) & 63u)
+#define XM_H_GEN(h) ((unsigned)((h) >> 10) & 0x7ffu)
+#define XM_H_PORT(h) ((unsigned)(h) & 0x3ffu)
+#define XM_PEER(dom, node) ((unsigned)(dom) * MCA_MAX_NODES + (unsigned)(node))
+
+/* What a receive queue holds: a message or packet (buf, len) or a scalar. */
+struct xm_item {
+    uint8_t *buf;
+    uint32_t len;
+    uint16_t from; /* XM_PEER of the sender */
+    uint64_t value;
+};
+
+struct xm_queue {
+    struct xm_item *it;
+    uint32_t head, n, cap; /* a ring that grows */
+};
+
+enum xm_cstate { XC_NONE, XC_CONN, XC_OPEN };
+
+struct xm_ep {
+    uint8_t live;
+    uint16_t port;
+    struct xm_queue q;
+    uint32_t depth;
+    uint8_t stopped[XM_PEERS / 8]; /* senders told STOP, not yet RESUME */
+    uint32_t gets;
+    uint16_t get_src; /* XM_PEER of the last getter */
+    /* Attributes. */
+    mcapi_timeout_t timeout;
+    uint32_t memtype, priority;
+    int32_t max_payload;
+    /* The channel this endpoint is an end of. */
+    uint8_t cstate, ctype, cdir;
+    uint8_t opening, open_sent, peer_open, peer_closed;
+    uint8_t held_back; /* send end: the peer said STOP */
+    uint8_t failed;    /* the peer's node went away */
+    uint32_t early_qp; /* an OPEN that came before this end's CONNECT (third-party connect) */
+    uint16_t peer;     /* XM_PEER of the other end's node */
+    uint16_t peer_port;
+    uint32_t qp;   /* the channel's id (its connect's) */
+    uint16_t cgen; /* generation of channel handles */
+    uint32_t chandle;
+};
+
+/* One TCP connection (or, in PIPE mode, the pipe's read end): its reading
+ * side. What the node sends a peer waits in the peer's output buffer. */
+struct xm_conn {
+    plat_stream *s;
+    int peer;     /* XM_PEER; -1 until an accepted connection's HELLO */
+    uint8_t out;  /* we opened it: our frames to `peer` go here */
+    uint8_t dead; /* failed or closed: freed at the end of the communicator's round */
+    uint8_t is_pipe;
+    unsigned bits; /* poller interest */
+    uint8_t *rbuf;
+    size_t rlen;
+    struct xw_header cur; /* a packet whose payload is read straight into dst */
+    uint8_t *dst;
+    size_t dhave;
+    struct xm_conn *next;
+};
+
+enum xm_pstate { XP_IDLE, XP_WANT, XP_CONNECTING, XP_UP, XP_FAILED };
+
+struct xm_peer {
+    uint8_t state;
+    uint32_t fails; /* failures so far: an op that began before one ends with an error */
+    int err;        /* the last failure's plat status */
+    struct xm_conn *c;
+    uint8_t *obuf; /* frames for the peer not yet written */
+    size_t olen, ooff, ocap;
+    uint8_t *stopped; /* MCAPI_MAX_PORT + 1 bits: its ports that said STOP to us */
+};
+
+struct xm_pend { /* a connect waiting for its owners' answers */
+    uint32_t id;
+    uint8_t used, left;
+    uint16_t peers[2]; /* the owners asked (left of them still to answer) */
+    mcapi_status_t st;
+};
+
+struct tp_node {
+    mcapi_domain_t dom;
+    mcapi_node_t node;
+    unsigned self; /* XM_PEER */
+    enum mcapi_xm_notify notify;
+    struct xt_topo *topo;
+    plat_mutex mu;
+    plat_event ev; /* the user thread's wake-up */
+    plat_poller *poller;
+    plat_stream *listener;
+    plat_stream *pipe[2]; /* PIPE mode: user writes [1], communicator reads [0] */
+    plat_thread *comm;
+    volatile int stop; /* guarded by mu */
+    uint8_t kicked;    /* a notification is on its way to the communicator */
+    struct xm_conn *conns;
+    struct xm_peer peer[XM_PEERS];
+    struct xm_ep ep[XM_EPS];
+    struct xm_pend pend[XM_PENDING];
+    uint32_t next_qp;
+    uint8_t **held; /* packet buffers the user holds */
+    size_t nheld, cheld;
+    uint64_t xfer_cycles;
+    /* Counters (tests, tools). */
+    uint64_t stops_sent, resumes_sent, stops_got, bad_frames, conn_fails;
+};
+
+/* xm_node.c */
+mcapi_status_t xm_attach(struct tp_node **tp, mcapi_domain_t dom, mcapi_node_t node,
+                         const mcapi_param_t *param, mcapi_info_t *info);
+void xm_detach(struct tp_node *tp);
+uint32_t xm_epoch(struct tp_node *tp);
+void xm_sleep(struct tp_node *tp, uint32_t epoch, uint64_t timeout_ns);
+
+/* xm_conn.c (mu held) */
+/* Append a frame to the output buffer of the peer h->dst_*, filling in the
+ * sender; a peer not connected is connected first. False: out of memory. */
+bool xm_send_frame(struct tp_node *tp, struct xw_header *h, const void *payload);
+/* Whether peer p can take a frame now: MCAPI_SUCCESS, MCAPI_PENDING (a
+ * connect is under way, or the output buffer is full), or
+ * MCAPI_ERR_TRANSMISSION if it failed since `since` (a fails count). */
+mcapi_status_t xm_peer_ready(struct tp_node *tp, unsigned p, uint32_t since, size_t need);
+void xm_kick(struct tp_node *tp); /* have the communicator look at its work */
+void xm_comm_main(void *arg);     /* the communicator thread */
+
+/* xm_recv.c: a frame that arrived (mu held); false: bad, close the connection. */
+bool xm_dispatch(struct tp_node *tp, struct xm_conn *c, const struct xw_header *h,
+                 const uint8_t *payload);
+/* A packet's buffer, allocated before its payload is read into it. */
+uint8_t *xm_pkt_alloc(struct tp_node *tp, const struct xw_header *h);
+/* The peer's connections failed: fail what waits on it. */
+void xm_peer_failed(struct tp_node *tp, unsigned p);
+/* Make local endpoint `port` an end of channel qp (a connect, local or
+ * from a CONNECT frame). */
+mcapi_status_t xm_chan_attach(struct tp_node *tp, unsigned port, unsigned type, unsigned dir,
+                              unsigned peer, unsigned peer_port, uint32_t qp);
+/* Send a control frame (CONNECT, OPEN, CLOSE) to peer p about port/qp. */
+void xm_ctl(struct tp_node *tp, unsigned p, unsigned type, unsigned flags, unsigned port,
+            uint32_t qp, const void *payload, uint32_t size);
+
+/* xm_queue.c */
+bool xm_q_push(struct xm_queue *q, const struct xm_item *it);
+bool xm_q_pop(struct xm_queue *q, struct xm_item *it);
+void xm_q_free(struct xm_queue *q);
+/* Taking from ep's queue: RESUME the senders it stopped once it is low. */
+void xm_q_taken(struct tp_node *tp, struct xm_ep *e);
+void xm_q_drop(struct xm_ep *e);
+/* File an arrival (it.from: its sender); STOP the sender if past depth.
+ * False if out of memory. */
+bool xm_q_arrive(struct tp_node *tp, struct xm_ep *e, const struct xm_item *it);
+
+/* xm_ops.c */
+struct xm_ep *xm_ep_by_port(struct tp_node *tp, unsigned port);
+extern const struct mcapi_transport mcapi_xm_transport;
+
+#endif

@@ -1,0 +1,344 @@
+/*
+ * xmcapi/xm_conn.c -- connections and the communicator thread.
+ *
+ * The communicator waits on the node's poller (epoll natively) for the
+ * listener, the connections, and its notification (the poller's wake-up,
+ * or the pipe in PIPE mode). Each round it accepts, reads and dispatches
+ * what arrived, connects the peers someone wants to send to, writes what
+ * waits in the peers' output buffers, frees the connections that died,
+ * and wakes the user thread.
+ *
+ * Reading: bytes go into the connection's read buffer and whole frames are
+ * dispatched from there. A packet's payload is read straight into the
+ * buffer that mcapi_pktchan_recv will hand the application, so a large
+ * packet is copied once, by the kernel. A frame that breaks the wire rules
+ * or the node's (xm_dispatch), or a stream that ends inside a frame, closes
+ * the connection.
+ */
+#include "xm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest payload a frame of each type may carry to this node. */
+static uint32_t type_limit(unsigned type)
+{
+    switch (type) {
+    case XW_PKT:
+        return MCAPI_MAX_PKT_SIZE;
+    case XW_MSG:
+        return MCAPI_MAX_MSG_SIZE;
+    default:
+        return 64; /* control frames: a few ids */
+    }
+}
+
+static struct xm_conn *conn_new(struct tp_node *tp, plat_stream *s, int peer, bool out)
+{
+    struct xm_conn *c = calloc(1, sizeof *c);
+    if (c) c->rbuf = malloc(XM_RBUF);
+    if (!c || !c->rbuf || plat_poller_add(tp->poller, s, PLAT_POLL_IN, c) != PLAT_OK) {
+        if (c) free(c->rbuf);
+        free(c);
+        plat_stream_close(s);
+        return NULL;
+    }
+    c->s = s;
+    c->peer = peer;
+    c->out = out;
+    c->bits = PLAT_POLL_IN;
+    c->next = tp->conns;
+    tp->conns = c;
+    return c;
+}
+
+static void conn_free(struct tp_node *tp, struct xm_conn *c)
+{
+    (void)plat_poller_del(tp->poller, c->s);
+    plat_stream_close(c->s);
+    free(c->rbuf);
+    free(c->dst);
+    free(c);
+}
+
+/* Peer p is gone (its connection broke, or it never answered): drop what
+ * waits for it and fail what depends on it. */
+static void peer_down(struct tp_node *tp, unsigned p, int err)
+{
+    struct xm_peer *pe = &tp->peer[p];
+    if (pe->c) pe->c->dead = 1;
+    pe->c = NULL;
+    pe->state = XP_FAILED;
+    pe->fails++;
+    pe->err = err;
+    tp->conn_fails++;
+    pe->olen = pe->ooff = 0;
+    if (pe->stopped) memset(pe->stopped, 0, (MCAPI_MAX_PORT + 8) / 8);
+    for (struct xm_conn *c = tp->conns; c; c = c->next)
+        if (c->peer == (int)p) c->dead = 1; /* its other direction too */
+    xm_peer_failed(tp, p);
+}
+
+static void conn_fail(struct tp_node *tp, struct xm_conn *c, int err)
+{
+    c->dead = 1;
+    if (c->peer >= 0) peer_down(tp, (unsigned)c->peer, err);
+}
+
+void xm_kick(struct tp_node *tp)
+{
+    if (tp->kicked) return;
+    tp->kicked = 1;
+    if (tp->notify == MCAPI_XM_PIPE)
+        (void)plat_stream_send(tp->pipe[1], "k", 1, 0); /* full: a kick is pending anyway */
+    else
+        plat_poller_wake(tp->poller);
+}
+
+/* Write what waits for peer p, as far as the socket takes it now. */
+static void flush(struct tp_node *tp, unsigned p)
+{
+    struct xm_peer *pe = &tp->peer[p];
+    while (pe->c && pe->ooff < pe->olen) {
+        long k = plat_stream_send(pe->c->s, pe->obuf + pe->ooff, pe->olen - pe->ooff, 0);
+        if (k == PLAT_EAGAIN) return;
+        if (k < 0) {
+            conn_fail(tp, pe->c, (int)k);
+            return;
+        }
+        pe->ooff += (size_t)k;
+    }
+    pe->olen = pe->ooff = 0;
+}
+
+bool xm_send_frame(struct tp_node *tp, struct xw_header *h, const void *payload)
+{
+    unsigned p = XM_PEER(h->dst_domain, h->dst_node);
+    struct xm_peer *pe = &tp->peer[p];
+    h->src_domain = tp->dom;
+    h->src_node = tp->node;
+    size_t need = pe->olen + XW_HEADER_SIZE + h->size;
+    if (need > pe->ocap) {
+        size_t cap = pe->ocap ? pe->ocap : 4096;
+        while (cap < need) cap *= 2;
+        uint8_t *b = realloc(pe->obuf, cap);
+        if (!b) return false;
+        pe->obuf = b;
+        pe->ocap = cap;
+    }
+    if (xw_encode(h, pe->obuf + pe->olen) != XW_OK) return false; /* a bug: refuse it */
+    if (h->size) memcpy(pe->obuf + pe->olen + XW_HEADER_SIZE, payload, h->size);
+    bool was_empty = pe->olen == pe->ooff;
+    pe->olen = need;
+    plat_work_cycles(tp->xfer_cycles);
+    if (pe->state != XP_UP) {
+        if (pe->state != XP_CONNECTING) pe->state = XP_WANT;
+        xm_kick(tp);
+    } else if (tp->notify == MCAPI_XM_DIRECT && was_empty) {
+        flush(tp, p);
+        if (pe->olen) xm_kick(tp); /* the rest when the socket has room */
+    } else {
+        xm_kick(tp);
+    }
+    return true;
+}
+
+mcapi_status_t xm_peer_ready(struct tp_node *tp, unsigned p, uint32_t since, size_t need)
+{
+    struct xm_peer *pe = &tp->peer[p];
+    if (pe->fails != since) return MCAPI_ERR_TRANSMISSION;
+    switch (pe->state) {
+    case XP_UP:
+        /* An output buffer holding a frame takes more only up to XM_OUT_MAX. */
+        if (pe->olen > pe->ooff && pe->olen - pe->ooff + need > XM_OUT_MAX) return MCAPI_PENDING;
+        return MCAPI_SUCCESS;
+    case XP_IDLE:
+    case XP_FAILED:
+        pe->state = XP_WANT;
+        xm_kick(tp);
+        return MCAPI_PENDING;
+    default:
+        return MCAPI_PENDING;
+    }
+}
+
+/* Connect to peer p (mu held; released while connecting). */
+static void dial(struct tp_node *tp, unsigned p)
+{
+    struct xm_peer *pe = &tp->peer[p];
+    const struct xt_node *n = xt_find(tp->topo, p / MCA_MAX_NODES, p % MCA_MAX_NODES);
+    if (!n) {
+        peer_down(tp, p, PLAT_ENOENT);
+        return;
+    }
+    char addr[XT_HOST_MAX + 16];
+    snprintf(addr, sizeof addr, "%s:%u", n->host, (unsigned)n->port);
+    pe->state = XP_CONNECTING;
+    plat_mutex_unlock(&tp->mu);
+    int st = PLAT_OK;
+    plat_stream *s = plat_stream_connect(addr, XM_CONNECT_NS, &st);
+    plat_mutex_lock(&tp->mu);
+    if (tp->stop || pe->state != XP_CONNECTING) { /* finalising */
+        plat_stream_close(s);
+        return;
+    }
+    struct xm_conn *c = s ? conn_new(tp, s, (int)p, true) : NULL;
+    if (!c) {
+        peer_down(tp, p, s ? PLAT_ENOMEM : st);
+        return;
+    }
+    /* HELLO goes first, ahead of whatever was queued while connecting. */
+    struct xw_header h = {.type = XW_HELLO, .src_domain = tp->dom, .src_node = tp->node,
+                          .dst_domain = (uint16_t)(p / MCA_MAX_NODES),
+                          .dst_node = (uint16_t)(p % MCA_MAX_NODES)};
+    uint8_t hello[XW_HEADER_SIZE];
+    (void)xw_encode(&h, hello);
+    if (plat_stream_send(s, hello, sizeof hello, XM_CONNECT_NS) != (long)sizeof hello) {
+        conn_fail(tp, c, PLAT_EIO);
+        return;
+    }
+    pe->c = c;
+    pe->state = XP_UP;
+    flush(tp, p);
+}
+
+/* Read and dispatch what connection c has. */
+static void readable(struct tp_node *tp, struct xm_conn *c)
+{
+    for (int round = 0; round < 8 && !c->dead; round++) {
+        if (c->dst) { /* a packet's payload, straight into its buffer */
+            long k = plat_stream_recv(c->s, c->dst + c->dhave, c->cur.size - c->dhave, 0);
+            if (k == PLAT_EAGAIN) return;
+            if (k <= 0) {
+                tp->bad_frames++; /* ended inside a frame */
+                conn_fail(tp, c, k ? (int)k : PLAT_ECLOSED);
+                return;
+            }
+            c->dhave += (size_t)k;
+            if (c->dhave < c->cur.size) continue;
+            uint8_t *b = c->dst;
+            c->dst = NULL;
+            if (!xm_dispatch(tp, c, &c->cur, b)) conn_fail(tp, c, PLAT_EIO);
+            continue;
+        }
+        long k = plat_stream_recv(c->s, c->rbuf + c->rlen, XM_RBUF - c->rlen, 0);
+        if (k == PLAT_EAGAIN) return;
+        if (k <= 0) {
+            if (c->rlen) tp->bad_frames++; /* truncated */
+            conn_fail(tp, c, k ? (int)k : PLAT_ECLOSED);
+            return;
+        }
+        c->rlen += (size_t)k;
+        size_t off = 0;
+        while (!c->dead && c->rlen - off >= XW_HEADER_SIZE) {
+            struct xw_header h;
+            const uint8_t *f = c->rbuf + off;
+            if (xw_decode(f, MCAPI_MAX_PKT_SIZE, &h) != XW_OK || h.size > type_limit(h.type)) {
+                tp->bad_frames++;
+                conn_fail(tp, c, PLAT_EIO);
+                return;
+            }
+            size_t have = c->rlen - off - XW_HEADER_SIZE;
+            if (h.type == XW_PKT) {
+                uint8_t *b = xm_pkt_alloc(tp, &h);
+                if (!b) {
+                    conn_fail(tp, c, PLAT_ENOMEM);
+                    return;
+                }
+                size_t take = have < h.size ? have : h.size;
+                if (take) memcpy(b, f + XW_HEADER_SIZE, take);
+                off += XW_HEADER_SIZE + take;
+                if (take < h.size) {
+                    c->cur = h;
+                    c->dst = b;
+                    c->dhave = take;
+                    break;
+                }
+                if (!xm_dispatch(tp, c, &h, b)) conn_fail(tp, c, PLAT_EIO);
+                continue;
+            }
+            if (have < h.size) break;
+            if (!xm_dispatch(tp, c, &h, f + XW_HEADER_SIZE)) conn_fail(tp, c, PLAT_EIO);
+            off += XW_HEADER_SIZE + h.size;
+        }
+        /* Not even our magic: refuse now rather than wait for a header. */
+        if (!c->dead && !c->dst && c->rlen - off >= 2 &&
+            (c->rbuf[off] != XW_MAGIC0 || c->rbuf[off + 1] != XW_MAGIC1)) {
+            tp->bad_frames++;
+            conn_fail(tp, c, PLAT_EIO);
+            return;
+        }
+        memmove(c->rbuf, c->rbuf + off, c->rlen - off);
+        c->rlen -= off;
+    }
+}
+
+static void accept_all(struct tp_node *tp)
+{
+    for (;;) {
+        plat_stream *s = plat_stream_accept(tp->listener, 0, NULL);
+        if (!s) return;
+        (void)conn_new(tp, s, -1, false);
+    }
+}
+
+/* One round's writing and connecting, then the poller interests. */
+static void serve_peers(struct tp_node *tp)
+{
+    for (unsigned p = 0; p < XM_PEERS && !tp->stop; p++) {
+        struct xm_peer *pe = &tp->peer[p];
+        if (pe->state == XP_WANT) dial(tp, p);
+        if (pe->state != XP_UP || !pe->c) continue;
+        if (pe->olen > pe->ooff) flush(tp, p);
+        if (!pe->c) continue;
+        unsigned bits = PLAT_POLL_IN | (pe->olen > pe->ooff ? PLAT_POLL_OUT : 0u);
+        if (bits != pe->c->bits && plat_poller_mod(tp->poller, pe->c->s, bits, pe->c) == PLAT_OK)
+            pe->c->bits = bits;
+    }
+}
+
+static void reap(struct tp_node *tp)
+{
+    for (struct xm_conn **pp = &tp->conns; *pp;) {
+        struct xm_conn *c = *pp;
+        if (!c->dead) {
+            pp = &c->next;
+            continue;
+        }
+        *pp = c->next;
+        conn_free(tp, c);
+    }
+}
+
+void xm_comm_main(void *arg)
+{
+    struct tp_node *tp = arg;
+    struct plat_poll_event ev[32];
+    plat_mutex_lock(&tp->mu);
+    while (!tp->stop) {
+        plat_mutex_unlock(&tp->mu);
+        int n = plat_poller_wait(tp->poller, ev, 32, PLAT_FOREVER);
+        plat_mutex_lock(&tp->mu);
+        tp->kicked = 0;
+        for (int i = 0; i < n && !tp->stop; i++) {
+            if (!ev[i].user) continue; /* the wake-up */
+            if (ev[i].user == (void *)&tp->listener) {
+                accept_all(tp);
+                continue;
+            }
+            struct xm_conn *c = ev[i].user;
+            if (c->dead) continue;
+            if (c->is_pipe) {
+                char drain[64];
+                while (plat_stream_recv(c->s, drain, sizeof drain, 0) > 0) continue;
+                continue;
+            }
+            if (ev[i].bits & (PLAT_POLL_IN | PLAT_POLL_ERR)) readable(tp, c);
+        }
+        serve_peers(tp);
+        reap(tp);
+        plat_event_notify(&tp->ev);
+    }
+    plat_mutex_unlock(&tp->mu);
+}

@@ -1,0 +1,159 @@
+/*
+ * xmcapi/xm_node.c -- a node of the XMCAPI transport starts and stops.
+ *
+ * Initialise loads the topology, finds the node in it, listens on its
+ * address and starts the communicator thread on the calling core. Nothing
+ * is connected yet: connections are made on the first send to a peer.
+ * Finalise stops the communicator, then closes every connection: what was
+ * still queued for a peer is lost, as the peer sees the close.
+ */
+#include "xm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static void release(struct tp_node *tp)
+{
+    for (struct xm_conn *c = tp->conns; c;) {
+        struct xm_conn *next = c->next;
+        (void)plat_poller_del(tp->poller, c->s);
+        plat_stream_close(c->s);
+        free(c->rbuf);
+        free(c->dst);
+        free(c);
+        c = next;
+    }
+    for (unsigned p = 0; p < XM_PEERS; p++) {
+        free(tp->peer[p].obuf);
+        free(tp->peer[p].stopped);
+    }
+    for (unsigned i = 0; i < XM_EPS; i++) xm_q_drop(&tp->ep[i]);
+    for (size_t i = 0; i < tp->nheld; i++) free(tp->held[i]);
+    free(tp->held);
+    if (tp->pipe[1]) plat_stream_close(tp->pipe[1]);
+    plat_stream_close(tp->listener);
+    plat_poller_free(tp->poller);
+    xt_free(tp->topo);
+    plat_event_destroy(&tp->ev);
+    plat_mutex_destroy(&tp->mu);
+    free(tp);
+}
+
+/* The notification pipe of PIPE mode: its read end is a connection. */
+static bool make_pipe(struct tp_node *tp)
+{
+    if (plat_stream_pair(tp->pipe) != PLAT_OK) return false;
+    struct xm_conn *c = calloc(1, sizeof *c);
+    if (!c || plat_poller_add(tp->poller, tp->pipe[0], PLAT_POLL_IN, c) != PLAT_OK) {
+        free(c);
+        plat_stream_close(tp->pipe[0]);
+        return false;
+    }
+    c->s = tp->pipe[0];
+    c->peer = -1;
+    c->is_pipe = 1;
+    c->bits = PLAT_POLL_IN;
+    tp->conns = c;
+    return true;
+}
+
+mcapi_status_t xm_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_node_t node,
+                         const mcapi_param_t *param, mcapi_info_t *info)
+{
+    char err[512];
+    struct xt_topo *topo = xt_load(xt_path(param ? param->topology : NULL), err, sizeof err);
+    if (!topo) {
+        fprintf(stderr, "xmcapi: %s\n", err);
+        return MCAPI_ERR_NODE_INITFAILED;
+    }
+    const struct xt_node *me = xt_find(topo, dom, node);
+    if (!me) {
+        fprintf(stderr, "xmcapi: node <%u,%u> is not in the topology file\n", (unsigned)dom,
+                (unsigned)node);
+        xt_free(topo);
+        return MCAPI_ERR_NODE_INVALID;
+    }
+    struct tp_node *tp = calloc(1, sizeof *tp);
+    if (!tp) {
+        xt_free(topo);
+        return MCAPI_ERR_NODE_INITFAILED;
+    }
+    tp->topo = topo;
+    tp->dom = dom;
+    tp->node = node;
+    tp->self = XM_PEER(dom, node);
+    tp->notify = param ? param->xm_notify : MCAPI_XM_DIRECT;
+    tp->xfer_cycles = plat_cost("mcapi_transport");
+    tp->next_qp = 1;
+    plat_mutex_init(&tp->mu, 0);
+    plat_event_init(&tp->ev, 0);
+    if (tp->notify > MCAPI_XM_PIPE) {
+        release(tp);
+        return MCAPI_ERR_PARAMETER;
+    }
+    /* Listen on every address of the port: the host in the file is how
+     * others reach us, which may not be an address of ours (NAT, names). */
+    char addr[16];
+    snprintf(addr, sizeof addr, "*:%u", (unsigned)me->port);
+    int st = PLAT_OK;
+    tp->poller = plat_poller_new();
+    tp->listener = tp->poller ? plat_stream_listen(addr, &st) : NULL;
+    if (!tp->listener) {
+        fprintf(stderr, "xmcapi: node <%u,%u> cannot listen on port %u (%s:%d): %s\n",
+                (unsigned)dom, (unsigned)node, (unsigned)me->port, "topology line", me->line,
+                plat_strerror(st));
+        release(tp);
+        return MCAPI_ERR_NODE_INITFAILED;
+    }
+    if (plat_poller_add(tp->poller, tp->listener, PLAT_POLL_IN, &tp->listener) != PLAT_OK ||
+        (tp->notify == MCAPI_XM_PIPE && !make_pipe(tp)) ||
+        !(tp->comm = plat_thread_spawn(xm_comm_main, tp, "xmcapi-comm"))) {
+        release(tp);
+        return MCAPI_ERR_NODE_INITFAILED;
+    }
+    info->mcapi_version = MCAPI_VERSION;
+    info->organization_id = MCAPI_ORG_ID;
+    info->implementation_version = MCAPI_IMPL_VERSION;
+    info->number_of_domains = 0;
+    info->number_of_nodes = (mcapi_uint_t)topo->n;
+    for (size_t i = 0; i < topo->n; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i; j++) seen |= topo->nodes[j].domain == topo->nodes[i].domain;
+        info->number_of_domains += !seen;
+    }
+    info->number_of_ports = MCAPI_MAX_ENDPOINTS;
+    *out = tp;
+    return MCAPI_SUCCESS;
+}
+
+void xm_detach(struct tp_node *tp)
+{
+    plat_mutex_lock(&tp->mu);
+    /* Our channel ends' CLOSEs and what is queued get a last chance to leave. */
+    for (unsigned i = 0; i < XM_EPS; i++) {
+        struct xm_ep *e = &tp->ep[i];
+        if (e->live && e->cstate != XC_NONE && !e->failed)
+            xm_ctl(tp, e->peer, XW_CLOSE, 0, e->peer_port, e->qp, NULL, 0);
+    }
+    tp->stop = 1;
+    xm_kick(tp);
+    plat_mutex_unlock(&tp->mu);
+    plat_thread_join(tp->comm);
+    /* Last writes, without waiting for slow peers. */
+    for (unsigned p = 0; p < XM_PEERS; p++) {
+        struct xm_peer *pe = &tp->peer[p];
+        if (pe->c && pe->olen > pe->ooff)
+            (void)plat_stream_send(pe->c->s, pe->obuf + pe->ooff, pe->olen - pe->ooff, 0);
+    }
+    release(tp);
+}
+
+uint32_t xm_epoch(struct tp_node *tp)
+{
+    return plat_event_epoch(&tp->ev);
+}
+
+void xm_sleep(struct tp_node *tp, uint32_t epoch, uint64_t timeout_ns)
+{
+    (void)plat_event_wait(&tp->ev, epoch, timeout_ns);
+}

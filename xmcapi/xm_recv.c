@@ -1,0 +1,223 @@
+/*
+ * xmcapi/xm_recv.c -- what the communicator does with a frame that arrived.
+ *
+ * Every frame names its sender and receiver; a connection is bound to one
+ * sender by its first frame (HELLO), and anything claiming another sender,
+ * another receiver, a port with no endpoint, or an impossible payload is a
+ * broken peer: the frame is refused and its connection closed. Frames for
+ * a channel this node has closed meanwhile are stale, not broken: dropped.
+ */
+#include "xm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint16_t get16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+void xm_ctl(struct tp_node *tp, unsigned p, unsigned type, unsigned flags, unsigned port,
+            uint32_t qp, const void *payload, uint32_t size)
+{
+    struct xw_header h = {.type = (uint8_t)type,
+                          .flags = (uint8_t)flags,
+                          .port = (uint16_t)port,
+                          .qp = qp,
+                          .size = size,
+                          .dst_domain = (uint16_t)(p / MCA_MAX_NODES),
+                          .dst_node = (uint16_t)(p % MCA_MAX_NODES)};
+    (void)xm_send_frame(tp, &h, payload);
+}
+
+uint8_t *xm_pkt_alloc(struct tp_node *tp, const struct xw_header *h)
+{
+    (void)tp;
+    return malloc(h->size ? h->size : 1);
+}
+
+mcapi_status_t xm_chan_attach(struct tp_node *tp, unsigned port, unsigned type, unsigned dir,
+                              unsigned peer, unsigned peer_port, uint32_t qp)
+{
+    struct xm_ep *e = xm_ep_by_port(tp, port);
+    if (!e) return MCAPI_ERR_ENDP_INVALID;
+    if (e->cstate != XC_NONE) return MCAPI_ERR_CHAN_CONNECTED;
+    if (e->q.n) return MCAPI_ERR_CHAN_CONNECTED; /* messages still queued (docs/xmcapi.md) */
+    e->cstate = XC_CONN;
+    e->ctype = (uint8_t)type;
+    e->cdir = (uint8_t)dir;
+    e->peer = (uint16_t)peer;
+    e->peer_port = (uint16_t)peer_port;
+    e->qp = qp;
+    e->open_sent = e->peer_closed = e->held_back = e->failed = 0;
+    e->peer_open = e->early_qp == qp;
+    e->early_qp = 0;
+    e->depth = type == TP_PKT ? XM_PKT_DEPTH : XM_SCL_DEPTH;
+    return MCAPI_SUCCESS;
+}
+
+void xm_peer_failed(struct tp_node *tp, unsigned p)
+{
+    for (unsigned i = 0; i < XM_EPS; i++) {
+        struct xm_ep *e = &tp->ep[i];
+        if (!e->live) continue;
+        e->stopped[p / 8] &= (uint8_t)~(1u << (p % 8));
+        if (e->cstate != XC_NONE && e->peer == p) e->peer_closed = e->failed = 1;
+    }
+    for (unsigned i = 0; i < XM_PENDING; i++) {
+        struct xm_pend *q = &tp->pend[i];
+        if (q->used && q->left && (q->peers[0] == p || q->peers[1] == p)) {
+            q->st = MCAPI_ERR_TRANSMISSION;
+            q->left = 0;
+        }
+    }
+}
+
+/* The local end of channel qp that a frame about port names, or NULL. */
+static struct xm_ep *chan_end(struct tp_node *tp, unsigned port, uint32_t qp, unsigned from)
+{
+    struct xm_ep *e = xm_ep_by_port(tp, port);
+    return e && e->cstate != XC_NONE && e->qp == qp && e->peer == from ? e : NULL;
+}
+
+/* A CONNECT request: attach our end and answer. */
+static bool on_connect(struct tp_node *tp, unsigned from, const struct xw_header *h,
+                       const uint8_t *pl)
+{
+    if (h->size != 13 || pl[0] > TP_SCL) return false;
+    unsigned sp = XM_PEER(get16(pl + 1), get16(pl + 3)), rp = XM_PEER(get16(pl + 7), get16(pl + 9));
+    unsigned sport = get16(pl + 5), rport = get16(pl + 11);
+    if (sp >= XM_PEERS || rp >= XM_PEERS) return false;
+    mcapi_status_t st;
+    if (sp == tp->self && sport == h->port)
+        st = xm_chan_attach(tp, sport, pl[0], TP_SEND, rp, rport, h->qp);
+    else if (rp == tp->self && rport == h->port)
+        st = xm_chan_attach(tp, rport, pl[0], TP_RECV, sp, sport, h->qp);
+    else
+        return false; /* names no end of ours */
+    uint8_t s4[4] = {(uint8_t)(st >> 24), (uint8_t)(st >> 16), (uint8_t)(st >> 8), (uint8_t)st};
+    if (st == MCAPI_SUCCESS)
+        xm_ctl(tp, from, XW_CONNECT, XW_F_ACK, h->port, h->qp, NULL, 0);
+    else
+        xm_ctl(tp, from, XW_CONNECT, XW_F_ACK | XW_F_REFUSED, h->port, h->qp, s4, 4);
+    return true;
+}
+
+static void on_connect_answer(struct tp_node *tp, const struct xw_header *h, const uint8_t *pl)
+{
+    for (unsigned i = 0; i < XM_PENDING; i++) {
+        struct xm_pend *q = &tp->pend[i];
+        if (!q->used || q->id != h->qp || !q->left) continue;
+        q->left--;
+        if (h->flags & XW_F_REFUSED)
+            q->st = (mcapi_status_t)((uint32_t)pl[0] << 24 | (uint32_t)pl[1] << 16 |
+                                     (uint32_t)pl[2] << 8 | pl[3]);
+        return;
+    }
+}
+
+static bool on_ack(struct tp_node *tp, unsigned from, const struct xw_header *h)
+{
+    bool stop = h->flags & XW_F_STOP;
+    if (stop) tp->stops_got++;
+    if (h->qp) { /* a channel's receive end */
+        struct xm_ep *e = NULL;
+        for (unsigned i = 0; i < XM_EPS; i++) {
+            struct xm_ep *x = &tp->ep[i];
+            if (x->live && x->cstate != XC_NONE && x->qp == h->qp && x->peer == from) e = x;
+        }
+        if (e) e->held_back = stop;
+        return true;
+    }
+    if (h->port > MCAPI_MAX_PORT) return false;
+    struct xm_peer *pe = &tp->peer[from];
+    if (!pe->stopped && !(pe->stopped = calloc(1, (MCAPI_MAX_PORT + 8) / 8))) return true;
+    if (stop)
+        pe->stopped[h->port / 8] |= (uint8_t)(1u << (h->port % 8));
+    else
+        pe->stopped[h->port / 8] &= (uint8_t)~(1u << (h->port % 8));
+    return true;
+}
+
+/* A message, packet or scalar for one of our endpoints. */
+static bool on_data(struct tp_node *tp, unsigned from, const struct xw_header *h,
+                    const uint8_t *pl)
+{
+    struct xm_ep *e = xm_ep_by_port(tp, h->port);
+    struct xm_item it = {.len = h->size, .from = (uint16_t)from};
+    if (h->type == XW_MSG) {
+        if (!e) return false;
+        if (e->cstate != XC_NONE) return true; /* became a channel end: stale */
+        if (!(it.buf = malloc(h->size ? h->size : 1))) return false;
+        memcpy(it.buf, pl, h->size);
+    } else {
+        if (!e) {
+            if (h->type == XW_PKT) free((void *)pl);
+            return false;
+        }
+        e = chan_end(tp, h->port, h->qp, from);
+        bool fits = e && e->cdir == TP_RECV && e->ctype == (h->type == XW_PKT ? TP_PKT : TP_SCL);
+        if (h->type == XW_PKT) {
+            if (!fits) {
+                free((void *)pl); /* a channel closed here meanwhile */
+                return true;
+            }
+            it.buf = (uint8_t *)pl; /* the buffer the payload was read into */
+        } else {
+            if (!fits) return true;
+            for (uint32_t i = 0; i < h->size; i++) it.value = it.value << 8 | pl[i];
+        }
+    }
+    if (xm_q_arrive(tp, e, &it)) return true;
+    free(it.buf);
+    return false;
+}
+
+bool xm_dispatch(struct tp_node *tp, struct xm_conn *c, const struct xw_header *h,
+                 const uint8_t *payload)
+{
+    unsigned from = XM_PEER(h->src_domain, h->src_node);
+    bool to_us = XM_PEER(h->dst_domain, h->dst_node) == tp->self;
+    if (c->peer < 0) { /* the first frame must say who is calling */
+        if (h->type != XW_HELLO || (h->flags & XW_F_ACK) || !to_us || from >= XM_PEERS ||
+            !xt_find(tp->topo, h->src_domain, h->src_node))
+            goto bad;
+        c->peer = (int)from;
+        return true;
+    }
+    if ((int)from != c->peer || !to_us) goto bad;
+    switch (h->type) {
+    case XW_MSG:
+    case XW_PKT:
+    case XW_SCALAR:
+        return on_data(tp, from, h, payload);
+    case XW_CONNECT:
+        if (h->flags & XW_F_ACK) {
+            on_connect_answer(tp, h, payload);
+            return true;
+        }
+        return on_connect(tp, from, h, payload);
+    case XW_OPEN:
+    case XW_CLOSE: {
+        if (h->flags & XW_F_ACK) goto bad; /* never asked for */
+        struct xm_ep *e = chan_end(tp, h->port, h->qp, from);
+        if (!e && h->type == XW_OPEN) {
+            struct xm_ep *x = xm_ep_by_port(tp, h->port);
+            if (!x) goto bad;
+            if (x->cstate == XC_NONE) x->early_qp = h->qp;
+            return true;
+        }
+        if (e && h->type == XW_OPEN) e->peer_open = 1;
+        if (e && h->type == XW_CLOSE) e->peer_closed = 1;
+        return true;
+    }
+    case XW_ACK:
+        return on_ack(tp, from, h);
+    default: /* a second HELLO */
+        goto bad;
+    }
+bad:
+    if (h->type == XW_PKT) free((void *)payload);
+    tp->bad_frames++;
+    return false;
+}
