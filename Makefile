@@ -78,7 +78,7 @@ TESTS := $(addprefix $(BUILD)/tests/,$(TEST_DIRS))
 RUN_LIBS := $(APPS_LIB) $(XMCAPI_LIB) $(SIM_LIB) $(CONF_LIB) $(LIB)
 RUN_LDLIBS := $(SYSTEMC_LIBS) $(LDLIBS)
 
-.PHONY: all test test-run lint results bench deps deps-ok install clean format footprint \
+.PHONY: all test test-run test-net lint results bench deps deps-ok install clean format footprint \
     fuzz fuzz-corpus
 # Keep object files make considers intermediate (test objects), so nothing rebuilds twice.
 .SECONDARY:
@@ -109,11 +109,16 @@ $(IPCSIM): $(call obj,$(RUNNER_SRC)) $(RUN_LIBS)
 
 # C benchmarks measure the libraries natively, as a user program links them
 # (no SystemC); C++ ones may start simulations (plat_run).
-BENCH_C := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+# bench/xmcapi.c measures XMCAPI: libxmcapi.a and the YAML layer (C++), as $(BINS).
+BENCH_XM := $(BUILD)/bench/xmcapi
+BENCH_C := $(filter-out $(BENCH_XM),$(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c)))
 BENCH_CXX := $(patsubst bench/%.cpp,$(BUILD)/bench/%,$(wildcard bench/*.cpp))
 $(BENCH_C): $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(MCAPI_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< $(MCAPI_LIB) $(LIB) -lpthread -lm
+$(BENCH_XM): $(BUILD)/obj/bench/xmcapi.o $(XMCAPI_LIB) $(CONF_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CXX) $(LDFLAGS) -o $@ $< $(XMCAPI_LIB) $(CONF_LIB) $(LIB) $(LDLIBS)
 $(BENCH_CXX): $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(RUN_LIBS)
 	@mkdir -p $(@D)
 	$(CXX) $(LDFLAGS) -o $@ $< $(RUN_LIBS) $(RUN_LDLIBS)
@@ -156,7 +161,12 @@ test: deps-ok
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan SAN=asan OPT="-O1 -g" test-run
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan SAN=tsan OPT="-O1 -g" \
 	    TEST_SUITES=native test-run
+	@for b in $(BUILD) $(BUILD)/asan $(BUILD)/tsan; do tests/net/xmcapi.sh $$b || exit 1; done
 	@tools/run-tests.sh --total $(BUILD) $(BUILD)/asan $(BUILD)/tsan
+
+# xmcapi-echo and xmcapi-ping as processes: loopback and network namespaces.
+test-net: $(BINS)
+	@tests/net/xmcapi.sh $(BUILD)
 
 # Run this tree's tests once. TEST_SUITES=native limits Check to suites whose
 # name contains "native" (TSan cannot follow SystemC's coroutines).

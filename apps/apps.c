@@ -4,13 +4,9 @@
 #include <string.h>
 
 const struct app *const app_table[] = {
-    &app_pingpong,
-    &app_mcapi_dct,
-    &app_funbase_init,
-    &app_funbase_roundtrip,
-    &app_funbase_throughput,
-    &app_funbase_pcie,
-    NULL,
+    &app_pingpong,          &app_mcapi_dct,          &app_funbase_init,
+    &app_funbase_roundtrip, &app_funbase_throughput, &app_funbase_pcie,
+    &app_xmcapi_latency,    &app_xmcapi_bandwidth,   NULL,
 };
 
 const struct app *app_find(const char *name)
@@ -18,4 +14,17 @@ const struct app *app_find(const char *name)
     for (const struct app *const *a = app_table; name && *a; a++)
         if (strcmp((*a)->name, name) == 0) return *a;
     return NULL;
+}
+
+bool apps_listed(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = text; p && *p;) {
+        while (*p == ' ' || *p == ',') p++;
+        const char *e = p;
+        while (*e && *e != ',' && *e != ' ') e++;
+        if ((size_t)(e - p) == n && strncmp(p, word, n) == 0) return true;
+        p = e;
+    }
+    return false;
 }

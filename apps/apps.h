@@ -10,11 +10,19 @@
 
 #include "ipcsim/app.h"
 
+#include <stdbool.h>
+
 extern const struct app app_pingpong;
 extern const struct app app_mcapi_dct;
 extern const struct app app_funbase_init;
 extern const struct app app_funbase_roundtrip;
 extern const struct app app_funbase_throughput;
 extern const struct app app_funbase_pcie;
+extern const struct app app_xmcapi_latency;
+extern const struct app app_xmcapi_bandwidth;
+
+/* Whether `word` is one of the comma-separated names of text (an app's
+ * list argument such as measure: "tcp,dc,sc"). */
+bool apps_listed(const char *text, const char *word);
 
 #endif

@@ -170,16 +170,3 @@ void fb_free(struct fb_buf *b)
         free(b->p);
     b->p = NULL;
 }
-
-bool fb_listed(const char *text, const char *word)
-{
-    size_t n = strlen(word);
-    for (const char *p = text; p && *p;) {
-        while (*p == ' ' || *p == ',') p++;
-        const char *e = p;
-        while (*e && *e != ',' && *e != ' ') e++;
-        if ((size_t)(e - p) == n && strncmp(p, word, n) == 0) return true;
-        p = e;
-    }
-    return false;
-}

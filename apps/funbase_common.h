@@ -138,7 +138,4 @@ bool fb_pkt_stream(struct fb *f, const struct fb_stream *s, int tx, int rx, mcap
 bool fb_bare_stream(struct fb *f, const struct fb_stream *s, int tx, int rx, unsigned chan,
                     const char *series);
 
-/* Whether `word` is one of the comma-separated names of text. */
-bool fb_listed(const char *text, const char *word);
-
 #endif

@@ -30,8 +30,8 @@ static void run(struct app_ctx *ctx)
     if (!fb_stream_params(&f, &s)) return;
     const char *dirs = app_str(ctx, "directions");
     if (fb_start(&f) &&
-        (!fb_listed(dirs, "pc_nios") || fb_pkt_stream(&f, &s, PC, NIOS, 1, "pcie_MBps")))
-        if (fb_listed(dirs, "nios_pc"))
+        (!apps_listed(dirs, "pc_nios") || fb_pkt_stream(&f, &s, PC, NIOS, 1, "pcie_MBps")))
+        if (apps_listed(dirs, "nios_pc"))
             (void)fb_pkt_stream(&f, &s, NIOS, PC, 2, "pcie_nios_pc_MBps");
     fb_finish(&f);
 }

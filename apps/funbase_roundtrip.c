@@ -81,9 +81,9 @@ static bool read_params(struct fb *f, struct params *p)
             p->maxw = (size_t)n;
     }
     int any = 0;
-    for (int m = 0; m < MODES; m++) any |= fb_listed(p->measure, mode_name[m]);
+    for (int m = 0; m < MODES; m++) any |= apps_listed(p->measure, mode_name[m]);
     if (!any) bad = "measure names none of roundtrip, echo, oneway";
-    if ((fb_listed(p->measure, "roundtrip") || fb_listed(p->measure, "echo")) && !p->nwords)
+    if ((apps_listed(p->measure, "roundtrip") || apps_listed(p->measure, "echo")) && !p->nwords)
         bad = "words is empty";
     if (bad && f->node == 0) app_fail(ctx, "funbase_roundtrip: %s", bad);
     return !bad;
@@ -203,9 +203,9 @@ static bool walk(struct side *s)
     /* The last exchange of the walk: node 1 posts nothing after it. */
     int lastm = -1;
     for (int m = 0; m < MODES; m++)
-        if (fb_listed(p->measure, mode_name[m])) lastm = m;
+        if (apps_listed(p->measure, mode_name[m])) lastm = m;
     for (int m = 0; m < MODES; m++) {
-        if (!fb_listed(p->measure, mode_name[m])) continue;
+        if (!apps_listed(p->measure, mode_name[m])) continue;
         size_t count = m == ONEWAY ? 1 : p->nwords;
         for (size_t i = 0; i < count; i++) {
             size_t n = m == ONEWAY ? 1 : (size_t)app_list_num(s->f->ctx, "words", i);

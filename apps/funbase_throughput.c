@@ -36,9 +36,10 @@ static void run(struct app_ctx *ctx)
         if (f.node == TX) app_fail(ctx, "funbase_throughput: chan must not be negative");
         return;
     }
-    if (fb_listed(measure, "bare") && !fb_bare_stream(&f, &s, TX, RX, (unsigned)chan, "bare_MBps"))
+    if (apps_listed(measure, "bare") &&
+        !fb_bare_stream(&f, &s, TX, RX, (unsigned)chan, "bare_MBps"))
         return;
-    if (!fb_listed(measure, "mcapi")) return;
+    if (!apps_listed(measure, "mcapi")) return;
     if (fb_start(&f)) (void)fb_pkt_stream(&f, &s, TX, RX, PORT, "mcapi_MBps");
     fb_finish(&f);
 }

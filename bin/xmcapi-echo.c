@@ -116,10 +116,11 @@ static void session(mcapi_endpoint_t svc, const struct xmcli_hello *h)
         st = h->mode == XMCLI_MSG ? echo_msgs(a, client, h->count, &done)
                                   : echo_pkts(a, b, h->count, &done);
     if (!quiet || st != MCAPI_SUCCESS) {
-        fprintf(st == MCAPI_SUCCESS ? stdout : stderr,
-                "%s: session of <%u,%u>: %u of %u %s of %u bytes echoed%s%s\n", prog, h->domain,
-                h->node, done, h->count, h->mode == XMCLI_MSG ? "messages" : "packets", h->bytes,
-                st == MCAPI_SUCCESS ? "" : ", ended: ", st == MCAPI_SUCCESS ? "" : xmcli_status(st));
+        fprintf(
+            st == MCAPI_SUCCESS ? stdout : stderr,
+            "%s: session of <%u,%u>: %u of %u %s of %u bytes echoed%s%s\n", prog, h->domain,
+            h->node, done, h->count, h->mode == XMCLI_MSG ? "messages" : "packets", h->bytes,
+            st == MCAPI_SUCCESS ? "" : ", ended: ", st == MCAPI_SUCCESS ? "" : xmcli_status(st));
         fflush(stdout);
     }
     mcapi_status_t d;
@@ -136,8 +137,10 @@ int main(int argc, char **argv)
                                          {NULL, 0, NULL, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "t:qh", opts, NULL)) != -1) {
-        if (c == 't') topo = optarg;
-        else if (c == 'q') quiet = 1;
+        if (c == 't')
+            topo = optarg;
+        else if (c == 'q')
+            quiet = 1;
         else if (c == 'h') {
             usage(stdout);
             return 0;

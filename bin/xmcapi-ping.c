@@ -16,20 +16,21 @@ static const char *prog = "xmcapi-ping";
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: %s [options] NODE PEER COUNT BYTES\n"
-            "As MCAPI node NODE, send COUNT messages of BYTES bytes to the xmcapi-echo running\n"
-            "as node PEER (nodes: DOMAIN:NODE, or NODE if unique in the topology), check every\n"
-            "echo byte for byte and print\n"
-            "  rtt_us=<median> min_us=<min> max_us=<max> count=<COUNT> bytes=<BYTES> mode=<msg|pkt>\n"
-            "Exit status: 0 all echoes matched; 1 a mismatch; 2 the peer is unreachable or went\n"
-            "away (within the timeout), or a usage error.\n"
-            "  -t, --topology FILE   the topology file (default: $XMCAPI_TOPOLOGY)\n"
-            "  -m, --mode msg|pkt    messages (up to %d bytes) or a packet channel (up to %d);\n"
-            "                        default: msg if BYTES fits a message, else pkt\n"
-            "  -w, --timeout MS      give up on the peer after MS ms without an answer (5000)\n"
-            "  -h, --help            this text\n",
-            prog, MCAPI_MAX_MSG_SIZE, MCAPI_MAX_PKT_SIZE);
+    fprintf(
+        f,
+        "usage: %s [options] NODE PEER COUNT BYTES\n"
+        "As MCAPI node NODE, send COUNT messages of BYTES bytes to the xmcapi-echo running\n"
+        "as node PEER (nodes: DOMAIN:NODE, or NODE if unique in the topology), check every\n"
+        "echo byte for byte and print\n"
+        "  rtt_us=<median> min_us=<min> max_us=<max> count=<COUNT> bytes=<BYTES> mode=<msg|pkt>\n"
+        "Exit status: 0 all echoes matched; 1 a mismatch; 2 the peer is unreachable or went\n"
+        "away (within the timeout), or a usage error.\n"
+        "  -t, --topology FILE   the topology file (default: $XMCAPI_TOPOLOGY)\n"
+        "  -m, --mode msg|pkt    messages (up to %d bytes) or a packet channel (up to %d);\n"
+        "                        default: msg if BYTES fits a message, else pkt\n"
+        "  -w, --timeout MS      give up on the peer after MS ms without an answer (5000)\n"
+        "  -h, --help            this text\n",
+        prog, MCAPI_MAX_MSG_SIZE, MCAPI_MAX_PKT_SIZE);
 }
 
 static double now_us(void)
@@ -128,8 +129,12 @@ int main(int argc, char **argv)
     mcapi_endpoint_t me = xmcli_endpoint(reply_port, r.wait_ms);
     mcapi_endpoint_t svc = mcapi_endpoint_get(r.pdom, r.pnode, XMCLI_PORT, r.wait_ms, &st);
     if (!me || st != MCAPI_SUCCESS) gone(&r, 0, "no service endpoint", st);
-    struct xmcli_hello h = {.mode = (uint8_t)mode, .domain = dom, .node = node, .port = reply_port,
-                            .count = r.count, .bytes = r.bytes};
+    struct xmcli_hello h = {.mode = (uint8_t)mode,
+                            .domain = dom,
+                            .node = node,
+                            .port = reply_port,
+                            .count = r.count,
+                            .bytes = r.bytes};
     uint8_t hello[XMCLI_HELLO_BYTES], ready[4];
     xmcli_hello_put(&h, hello);
     mcapi_msg_send(me, svc, hello, sizeof hello, 1, &st);
@@ -148,7 +153,8 @@ int main(int argc, char **argv)
     mcapi_pktchan_recv_hndl_t rx = 0;
     if (r.pkt) {
         mcapi_endpoint_t b = mcapi_endpoint_get(r.pdom, r.pnode, pb, r.wait_ms, &st);
-        mcapi_endpoint_t out = xmcli_endpoint(rx_port + 1, r.wait_ms), in = xmcli_endpoint(rx_port, r.wait_ms);
+        mcapi_endpoint_t out = xmcli_endpoint(rx_port + 1, r.wait_ms),
+                         in = xmcli_endpoint(rx_port, r.wait_ms);
         mcapi_request_t q1, q2;
         size_t n;
         mcapi_pktchan_connect_i(out, a, &q1, &st);

@@ -26,7 +26,7 @@
 enum xmcli_mode { XMCLI_MSG = 1, XMCLI_PKT = 2 };
 
 struct xmcli_hello {
-    uint8_t mode; /* enum xmcli_mode */
+    uint8_t mode;                /* enum xmcli_mode */
     uint16_t domain, node, port; /* the client's reply endpoint */
     uint32_t count, bytes;
 };

@@ -96,13 +96,52 @@ static const struct conf_rule stream_rules[] = {
     {nullptr, CONF_T_ANY, false, 0, 0},
 };
 
+static const struct conf_rule tcp_rules[] = {
+    {"devices.*.type", CONF_T_STR, true, 1, 0},
+    {"devices.*.cores_per_host", CONF_T_INT, true, 1, 4096},
+    {"devices.*.eth", CONF_T_MAP, true, 1, 0},
+    {"devices.*.eth.rate_Mbps", CONF_T_NUM, true, TINY, BIG},
+    {"devices.*.eth.preamble_bytes", CONF_T_INT, true, 0, 4096},
+    {"devices.*.eth.ifg_bytes", CONF_T_INT, true, 0, 4096},
+    {"devices.*.eth.header_bytes", CONF_T_INT, true, 0, 4096},
+    {"devices.*.eth.fcs_bytes", CONF_T_INT, true, 0, 4096},
+    {"devices.*.eth.min_frame_bytes", CONF_T_INT, true, 0, 4096},
+    {"devices.*.eth.mtu", CONF_T_INT, true, 68, 1 << 20},
+    {"devices.*.eth.nic_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.eth.propagation_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.tcp", CONF_T_MAP, true, 1, 0},
+    {"devices.*.tcp.ip_header_bytes", CONF_T_INT, true, 0, 4096},
+    {"devices.*.tcp.tcp_header_bytes", CONF_T_INT, true, 0, 4096},
+    {"devices.*.tcp.timestamps", CONF_T_INT, true, 0, 1},
+    {"devices.*.tcp.rcvbuf_bytes", CONF_T_INT, true, 1, 1 << 30},
+    {"devices.*.tcp.sndbuf_bytes", CONF_T_INT, true, 1, 1 << 30},
+    {"devices.*.tcp.lo_mtu", CONF_T_INT, true, 68, 1 << 20},
+    {"devices.*.tcp.delack_ms", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.host", CONF_T_MAP, true, 1, 0},
+    {"devices.*.host.syscall_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.host.send_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.host.recv_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.host.epoll_wait_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.host.tx_segment_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.host.rx_segment_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.host.irq_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.host.wakeup_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.host.pipe_write_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.host.pipe_read_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.host.pipe_bytes", CONF_T_INT, true, 1, 1 << 30},
+    {nullptr, CONF_T_ANY, false, 0, 0},
+};
+
 int check_devices(const struct conf *c, char *err, size_t errlen)
 {
     static const struct {
         const char *type;
         const struct conf_rule *rules;
-    } types[] = {
-        {"hwq", hwq_rules}, {"mesh", mesh_rules}, {"accel", accel_rules}, {"stream", stream_rules}};
+    } types[] = {{"hwq", hwq_rules},
+                 {"mesh", mesh_rules},
+                 {"accel", accel_rules},
+                 {"stream", stream_rules},
+                 {"tcp", tcp_rules}};
     const struct conf_node *devs = conf_get(conf_root(c), "devices");
     for (size_t i = 0; i < conf_len(devs); i++) {
         std::string base = std::string("devices.") + conf_key(devs, i);
@@ -114,7 +153,7 @@ int check_devices(const struct conf *c, char *err, size_t errlen)
             if (strcmp(conf_text(tn), t.type) == 0) rules = t.rules;
         if (!rules) {
             snprintf(err, errlen,
-                     "%s:%d: '%s.type' is '%s', not a device type (hwq, mesh, accel, stream)",
+                     "%s:%d: '%s.type' is '%s', not a device type (hwq, mesh, accel, stream, tcp)",
                      conf_file(c), conf_line(tn), base.c_str(), conf_text(tn));
             return -1;
         }

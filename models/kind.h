@@ -7,7 +7,7 @@
  * backend needs, and the function that builds its SystemC blocks.
  *
  * Helpers shared by kinds: the parameters of a `core:` section, and the
- * checks of the `devices:` section (device types hwq, mesh, accel, stream).
+ * checks of the `devices:` section (device types hwq, mesh, accel, stream, tcp).
  */
 #ifndef IPCSIM_MODELS_KIND_H
 #define IPCSIM_MODELS_KIND_H

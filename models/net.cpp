@@ -14,9 +14,14 @@ namespace ipcsim
 
 Net::Net(sc_module_name name, Top &top, double latency_ns, double bandwidth_MBps,
          uint64_t buffer_bytes, double call_ns)
-    : sc_module(name), tsock("tsock"), top_(top), latency_ps_(ns_to_ps(latency_ns)),
-      ps_per_byte_(ps_per_byte(bandwidth_MBps)), buffer_(buffer_bytes ? buffer_bytes : 1),
-      call_ps_(ns_to_ps(call_ns))
+    : Net(name, top,
+          Wire{ns_to_ps(latency_ns), ps_per_byte(bandwidth_MBps), buffer_bytes ? buffer_bytes : 1},
+          call_ns)
+{
+}
+
+Net::Net(sc_module_name name, Top &top, const Wire &wire, double call_ns)
+    : sc_module(name), tsock("tsock"), top_(top), wire_(wire), call_ps_(ns_to_ps(call_ns))
 {
     tsock.register_b_transport(this, &Net::b_transport);
 }
@@ -26,10 +31,10 @@ Net::~Net() = default;
 
 void Net::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
 {
-    sc_time d = delay + ps(call_ps_);
+    OpExt &x = *gp.get_extension<OpExt>();
+    sc_time d = delay + ps(call_ps(x));
     if (d != SC_ZERO_TIME) wait(d);
     delay = SC_ZERO_TIME;
-    OpExt &x = *gp.get_extension<OpExt>();
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     switch (x.op) {
     case OP_NET_LISTEN:
@@ -83,13 +88,14 @@ void Net::listen(tlm::tlm_generic_payload &gp, OpExt &x)
     }
     Stream *l = new Stream;
     l->listener = true;
+    l->core = x.core;
     l->port = port;
     listeners_[port] = l;
     x.p = l;
 }
 
-// a == 0: check the address (the handshake follows); a == 1: the handshake
-// is over, find the listener.
+// a == 0: check the address, answer the handshake's round trip in r (the
+// handshake follows); a == 1: the handshake is over, find the listener.
 void Net::connect(tlm::tlm_generic_payload &gp, OpExt &x)
 {
     std::string port = port_of(gp);
@@ -97,22 +103,19 @@ void Net::connect(tlm::tlm_generic_payload &gp, OpExt &x)
         x.status = PLAT_EINVAL;
         return;
     }
-    if (x.a == 0) return;
     auto it = listeners_.find(port);
-    if (it == listeners_.end()) {
+    const Stream *l = it == listeners_.end() ? nullptr : it->second;
+    if (x.a == 0) {
+        x.r = 2 * handshake_ps(x.core, l);
+        return;
+    }
+    if (!l) {
         x.status = PLAT_ECONNREFUSED;
         return;
     }
-    Conn *c = new Conn;
-    Stream *cl = new Stream, *sv = new Stream;
-    c->ab.buf.resize(buffer_);
-    c->ba.buf.resize(buffer_);
-    cl->conn = sv->conn = c;
-    cl->out = sv->in = &c->ab;
-    cl->in = sv->out = &c->ba;
-    c->ab.writer = c->ba.reader = cl;
-    c->ab.reader = c->ba.writer = sv;
-    it->second->backlog.emplace_back(sv, now_ps() + latency_ps_);
+    Stream *cl, *sv;
+    make_conn(cl, sv, x.core, l->core, false);
+    it->second->backlog.emplace_back(sv, now_ps() + handshake_ps(x.core, l));
     changed(it->second);
     x.p = cl;
 }
@@ -134,19 +137,71 @@ void Net::accept(OpExt &x)
     l->backlog.pop_front();
 }
 
-void Net::pair(OpExt &x)
+// a (made by core_a) writes ab and reads ba.
+Net::Conn *Net::make_conn(Stream *&a, Stream *&b, int core_a, int core_b, bool pair)
 {
     Conn *c = new Conn;
-    Stream *a = new Stream, *b = new Stream;
-    c->ab.buf.resize(buffer_);
-    c->ba.buf.resize(buffer_);
+    a = new Stream;
+    b = new Stream;
+    a->core = core_a;
+    b->core = core_b;
     a->conn = b->conn = c;
     a->out = b->in = &c->ab;
     a->in = b->out = &c->ba;
     c->ab.writer = c->ba.reader = a;
     c->ab.reader = c->ba.writer = b;
+    opened(*c, pair);
+    return c;
+}
+
+void Net::pair(OpExt &x)
+{
+    Stream *a, *b;
+    make_conn(a, b, x.core, x.core, true);
     x.p = a;
     x.q = b;
+}
+
+// ---- Net's own wire ---------------------------------------------------------------
+
+uint64_t Net::call_ps(const OpExt &) const
+{
+    return call_ps_;
+}
+
+uint64_t Net::handshake_ps(int, const Stream *) const
+{
+    return wire_.latency_ps;
+}
+
+void Net::opened(Conn &c, bool)
+{
+    for (Pipe *p : {&c.ab, &c.ba}) {
+        p->wire = &wire_;
+        p->buf.resize(wire_.buffer);
+    }
+}
+
+uint64_t Net::space(const Pipe &p) const
+{
+    return p.wire->buffer - (p.sent - p.got);
+}
+
+void Net::wrote(Pipe &p, uint64_t k)
+{
+    uint64_t start = std::max(now_ps(), p.wire_free);
+    p.wire_free = start + bytes_ps(k, p.wire->ps_per_byte);
+    p.segs.emplace_back(p.sent, p.wire_free + p.wire->latency_ps);
+}
+
+void Net::read(Pipe &p)
+{
+    while (!p.segs.empty() && p.segs.front().first <= p.got) p.segs.pop_front();
+}
+
+void Net::shut(Pipe &out)
+{
+    out.eof_ps = std::max(now_ps(), out.wire_free) + out.wire->latency_ps;
 }
 
 uint64_t Net::arrived(const Pipe &p) const
@@ -186,6 +241,8 @@ void Net::changed(Pipe *p)
     changed(p->writer);
 }
 
+// ---- the socket layer ---------------------------------------------------------------
+
 void Net::send(tlm::tlm_generic_payload &gp, OpExt &x)
 {
     Stream *s = (Stream *)x.p;
@@ -198,24 +255,23 @@ void Net::send(tlm::tlm_generic_payload &gp, OpExt &x)
         x.status = PLAT_ECLOSED;
         return;
     }
-    uint64_t space = buffer_ - (p.sent - p.got);
-    if (space == 0) {
+    uint64_t room = space(p);
+    if (room == 0) {
         x.status = PLAT_EAGAIN;
         x.watch = &p;
         return;
     }
-    uint64_t k = std::min<uint64_t>(gp.get_data_length(), space);
+    uint64_t k = std::min<uint64_t>(gp.get_data_length(), room);
     const unsigned char *src = gp.get_data_ptr();
+    uint64_t cap = p.buf.size();
     for (uint64_t done = 0; done < k;) {
-        uint64_t at = (p.sent + done) % buffer_, n = std::min(k - done, buffer_ - at);
+        uint64_t at = (p.sent + done) % cap, n = std::min(k - done, cap - at);
         memcpy(&p.buf[at], src + done, n);
         done += n;
     }
-    uint64_t start = std::max(now_ps(), p.wire_free);
-    p.wire_free = start + bytes_ps(k, ps_per_byte_);
     p.sent += k;
-    p.segs.emplace_back(p.sent, p.wire_free + latency_ps_);
-    changed(&p);
+    wrote(p, k);
+    if (p.wire) changed(&p); // a derived network says when its bytes move
     x.r = k;
 }
 
@@ -237,15 +293,16 @@ void Net::recv(tlm::tlm_generic_payload &gp, OpExt &x)
     }
     uint64_t k = std::min<uint64_t>(gp.get_data_length(), avail);
     unsigned char *dst = gp.get_data_ptr();
+    uint64_t cap = p.buf.size();
     for (uint64_t done = 0; done < k;) {
-        uint64_t at = (p.got + done) % buffer_, n = std::min(k - done, buffer_ - at);
+        uint64_t at = (p.got + done) % cap, n = std::min(k - done, cap - at);
         memcpy(dst + done, &p.buf[at], n);
         done += n;
     }
     p.got += k;
-    while (!p.segs.empty() && p.segs.front().first <= p.got) p.segs.pop_front();
+    read(p);
     top_.touched(dst, k);
-    changed(&p);
+    if (p.wire) changed(&p);
     x.r = k;
 }
 
@@ -267,7 +324,7 @@ void Net::close(Stream *s)
     }
     Pipe *out = s->out, *in = s->in;
     out->wclosed = true;
-    out->eof_ps = std::max(now_ps(), out->wire_free) + latency_ps_;
+    shut(*out);
     out->writer = nullptr;
     in->rclosed = true;
     in->reader = nullptr;
@@ -276,7 +333,10 @@ void Net::close(Stream *s)
     top_.touched(s, sizeof *s);
     changed(out);
     changed(in);
-    if (--s->conn->open == 0) delete s->conn;
+    if (--s->conn->open == 0) {
+        freed(*s->conn);
+        delete s->conn;
+    }
     delete s;
 }
 
@@ -286,7 +346,7 @@ unsigned Net::ready(const Stream *s) const
         return !s->backlog.empty() && s->backlog.front().second <= now_ps() ? PLAT_POLL_IN : 0;
     unsigned bits = 0;
     if (arrived(*s->in) > s->in->got || eof(*s->in)) bits |= PLAT_POLL_IN;
-    if (s->out->rclosed || s->out->sent - s->out->got < buffer_) bits |= PLAT_POLL_OUT;
+    if (s->out->rclosed || space(*s->out) > 0) bits |= PLAT_POLL_OUT;
     return bits;
 }
 

@@ -17,6 +17,12 @@
  * cannot proceed answers PLAT_EAGAIN with the object to watch and, if the
  * state changes by itself later (bytes in flight), when; the plat_* glue
  * sleeps on that and retries.
+ *
+ * Net is the socket layer; what lies below it (how long a call takes, when
+ * written bytes become readable, how much a send may add) is a set of
+ * virtual functions, so another network (models/tcp.h: TCP over Ethernet)
+ * derives from Net and keeps listeners, buffers, close and pollers as they
+ * are. Net's own versions are the wire described above.
  */
 #ifndef IPCSIM_MODELS_NET_H
 #define IPCSIM_MODELS_NET_H
@@ -45,26 +51,61 @@ class Net : public sc_core::sc_module
     ~Net() override;
 
     const void *reg() const { return &reg_; }
-    uint64_t round_trip_ps() const { return 2 * latency_ps_; }
+    // How long a thread blocked in a network call needs to run again once
+    // woken (the glue waits this before it retries): none here.
+    virtual uint64_t wake_ps() const { return 0; }
 
     struct Stream;
     struct Poller;
+    struct Flow; // what a derived network keeps per direction
 
-  private:
-    struct Pipe { // one direction of a connection
-        std::vector<unsigned char> buf;
+  protected:
+    // The wire of `type: stream` (a derived network's pipes of
+    // plat_stream_pair use it too): latency, time per byte, buffer.
+    struct Wire {
+        uint64_t latency_ps;
+        double ps_per_byte;
+        uint64_t buffer;
+    };
+    struct Pipe {                                       // one direction of a connection
+        std::vector<unsigned char> buf;                 // ring of the bytes not yet read
         uint64_t sent = 0, got = 0;                     // byte totals
         std::deque<std::pair<uint64_t, uint64_t>> segs; // (end total, arrival ps), unread
         uint64_t wire_free = 0;                         // ps
         bool wclosed = false, rclosed = false;
         uint64_t eof_ps = 0;
         Stream *reader = nullptr, *writer = nullptr;
+        const Wire *wire = nullptr; // Net's wire; NULL: the derived network's
+        Flow *flow = nullptr;       // the derived network's state
     };
     struct Conn {
         Pipe ab, ba;
         int open = 2;
     };
 
+    // ---- below the socket layer (Net's wire unless a derived network says otherwise)
+    // The time one operation takes (x: as the core sent it).
+    virtual uint64_t call_ps(const OpExt &x) const;
+    // One way of the handshake from core's host to the listener's (NULL: none there).
+    virtual uint64_t handshake_ps(int core, const Stream *listener) const;
+    // A connection from client to server (pair: inside one core's host) was
+    // made: set its pipes up.
+    virtual void opened(Conn &c, bool pair);
+    virtual uint64_t space(const Pipe &p) const; // bytes a send may add now
+    virtual void wrote(Pipe &p, uint64_t k);     // a send added k bytes
+    virtual uint64_t arrived(const Pipe &p) const;
+    virtual bool eof(const Pipe &p) const;
+    virtual uint64_t next_change(const Pipe &p) const;
+    virtual void read(Pipe &p);   // a recv took bytes
+    virtual void shut(Pipe &out); // its writer closed
+    virtual void freed(Conn &) {} // both ends are closed: the connection goes
+
+    Net(sc_core::sc_module_name name, Top &top, const Wire &wire, double call_ns);
+    void changed(Pipe *p); // wake the threads and pollers of both its ends
+    Top &top_;
+    const Wire wire_;
+
+  private:
     void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
     void listen(tlm::tlm_generic_payload &gp, OpExt &x);
     void connect(tlm::tlm_generic_payload &gp, OpExt &x);
@@ -76,17 +117,10 @@ class Net : public sc_core::sc_module
     void poll(tlm::tlm_generic_payload &gp, OpExt &x);
     void poller_op(OpExt &x);
 
-    uint64_t arrived(const Pipe &p) const;
-    bool eof(const Pipe &p) const;
-    uint64_t next_change(const Pipe &p) const;
+    Conn *make_conn(Stream *&a, Stream *&b, int core_a, int core_b, bool pair);
     unsigned ready(const Stream *s) const;
-    void changed(Pipe *p); // wake the threads and pollers of both its ends
     void changed(Stream *s);
 
-    Top &top_;
-    uint64_t latency_ps_;
-    double ps_per_byte_;
-    uint64_t buffer_;
     uint64_t call_ps_;
     std::map<std::string, Stream *> listeners_;
     uint64_t reg_ = 0;
@@ -94,6 +128,7 @@ class Net : public sc_core::sc_module
 
 struct Net::Stream {
     bool listener = false;
+    int core = 0; // the core that made it: its host's kernel holds it
     std::string port;
     std::deque<std::pair<Stream *, uint64_t>> backlog; // (server end, when acceptable)
     Pipe *in = nullptr, *out = nullptr;

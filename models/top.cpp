@@ -8,6 +8,7 @@
 #include "memory.h"
 #include "mesh.h"
 #include "net.h"
+#include "tcp.h"
 #include "xbar.h"
 
 #include <algorithm>
@@ -100,7 +101,7 @@ Memory *Top::add_shared(uint64_t bytes, double latency_ns, double link_MBps)
     return shared_;
 }
 
-static double num(const struct conf_node *dev, const char *key)
+double dev_param(const struct conf_node *dev, const char *key)
 {
     double v = 0;
     if (!conf_number(conf_get(dev, key), &v))
@@ -118,24 +119,25 @@ void Top::add_devices(const struct conf_node *devs, double link_MBps)
         d.type = type ? type : "";
         std::string mod = "dev_" + sane(d.name);
         if (d.type == "hwq") {
-            d.hwq = new Hwq(mod.c_str(), *this, (unsigned)num(n, "queues"),
-                            (unsigned)num(n, "depth"), num(n, "latency_ns"));
+            d.hwq = new Hwq(mod.c_str(), *this, (unsigned)dev_param(n, "queues"),
+                            (unsigned)dev_param(n, "depth"), dev_param(n, "latency_ns"));
             owned_.emplace_back(d.hwq);
             int port = xbar_->add_port(mod, link_MBps);
             xbar_->attach_target(d.hwq->tsock, port, d.hwq->regs(), d.hwq->regs_size());
         } else if (d.type == "accel") {
-            d.accel = new Accel(mod.c_str(), *this, num(n, "latency_ns"));
+            d.accel = new Accel(mod.c_str(), *this, dev_param(n, "latency_ns"));
             owned_.emplace_back(d.accel);
-            int port = xbar_->add_port(mod, std::min(link_MBps, num(n, "bandwidth_MBps")));
+            int port = xbar_->add_port(mod, std::min(link_MBps, dev_param(n, "bandwidth_MBps")));
             xbar_->attach_target(d.accel->tsock, port, d.accel->reg(), sizeof(uint64_t));
             xbar_->attach_initiator(d.accel->isock, port, -1, true);
         } else if (d.type == "mesh") {
-            d.mesh = new Mesh(mod.c_str(), *this, (int)num(n, "rows"), (int)num(n, "cols"), cores(),
-                              (size_t)num(n, "word_bytes"), (unsigned)num(n, "depth"),
-                              num(n, "latency_ns"), num(n, "get_latency_ns"));
+            d.mesh = new Mesh(mod.c_str(), *this, (int)dev_param(n, "rows"),
+                              (int)dev_param(n, "cols"), cores(),
+                              (size_t)dev_param(n, "word_bytes"), (unsigned)dev_param(n, "depth"),
+                              dev_param(n, "latency_ns"), dev_param(n, "get_latency_ns"));
             owned_.emplace_back(d.mesh);
             iobus_->attach_target(d.mesh->tsock, d.mesh->reg(), sizeof(uint64_t));
-        } else if (d.type == "stream") {
+        } else if (d.type == "stream" || d.type == "tcp") {
             d.net = add_stream(d.name, n);
         } else {
             throw std::runtime_error("device " + d.name + ": unknown type " + d.type);
@@ -147,10 +149,17 @@ void Top::add_devices(const struct conf_node *devs, double link_MBps)
 Net *Top::add_stream(const std::string &name, const struct conf_node *n)
 {
     std::string mod = "dev_" + sane(name);
-    Net *net = new Net(mod.c_str(), *this, num(n, "latency_ns"), num(n, "bandwidth_MBps"),
-                       (uint64_t)num(n, "buffer_bytes"), num(n, "call_ns"));
-    owned_.emplace_back(net);
-    iobus_->attach_target(net->tsock, net->reg(), sizeof(uint64_t));
+    const char *type = conf_text(conf_get(n, "type"));
+    Net *net;
+    if (type && std::string(type) == "tcp") {
+        net = add_tcp(*this, mod, n);
+    } else {
+        net =
+            new Net(mod.c_str(), *this, dev_param(n, "latency_ns"), dev_param(n, "bandwidth_MBps"),
+                    (uint64_t)dev_param(n, "buffer_bytes"), dev_param(n, "call_ns"));
+        owned_.emplace_back(net);
+        iobus_->attach_target(net->tsock, net->reg(), sizeof(uint64_t));
+    }
     if (!net_) net_ = net;
     return net;
 }

@@ -57,6 +57,9 @@ struct CoreParams {
     std::vector<std::pair<std::string, uint64_t>> costs; // core.costs, in file order
 };
 
+// The number at key (a dotted path) of a device's section; throws if absent.
+double dev_param(const struct conf_node *dev, const char *key);
+
 // A device of the `devices` section.
 struct Device {
     std::string name, type;
@@ -99,7 +102,8 @@ class Top : public sc_core::sc_module
     // Lower level, for kinds that build their own interconnect: take
     // ownership of a block; make f the interconnect the glue asks; register
     // core i's blocks (in core order; local may be NULL); the shared memory;
-    // a device; a stream device on the device bus (node: its section).
+    // a device; a stream device on the device bus (node: its section;
+    // type stream: models/net.h, type tcp: models/tcp.h).
     template <class M> M *own(M *m)
     {
         owned_.emplace_back(m);

@@ -24,8 +24,8 @@
     XV(sleep_ns, (uint64_t ns), (ns))                                                              \
     X(uint64_t, cost, (const char *name), (name))                                                  \
     XV(work_cycles, (uint64_t cycles), (cycles))                                                   \
-    X(plat_thread *, thread_spawn, (void (*fn)(void *), void *arg, const char *name),              \
-      (fn, arg, name))                                                                             \
+    X(plat_thread *, thread_spawn_on, (int core, void (*fn)(void *), void *arg, const char *name), \
+      (core, fn, arg, name))                                                                       \
     XV(thread_join, (plat_thread * t), (t))                                                        \
     XV(yield, (void), ())                                                                          \
     XV(mutex_init, (plat_mutex * m, unsigned flags), (m, flags))                                   \

@@ -27,6 +27,11 @@ const struct plat_ops *plat_current(void)
     }
 PLAT_OPS(FORWARD, FORWARD_V)
 
+plat_thread *plat_thread_spawn(void (*fn)(void *), void *arg, const char *name)
+{
+    return ops->thread_spawn_on(ops->core(), fn, arg, name);
+}
+
 void plat_work(const char *cost_name)
 {
     ops->work_cycles(ops->cost(cost_name));

@@ -14,6 +14,7 @@ pkgs=(
     clang-format cppcheck        # lint (part of make test)
     clang libclang-rt-dev        # libFuzzer: make fuzz (part of make test)
     shellcheck
+    iproute2 nftables            # tests/net: network namespaces, veth, tc; packet loss
 )
 
 missing() {

@@ -52,6 +52,8 @@
 #define XM_OUT_MAX (1u << 20)      /* bytes a connection's output buffer holds before sends wait */
 #define XM_RBUF (64u << 10)        /* read chunk; a frame split across reads (not a packet) fits */
 #define XM_CONNECT_NS 2000000000u  /* a connect gives up after this */
+#define XM_LINGER_NS                                                                               \
+    1000000000u /* finalise waits this long at most for a peer to take what is queued */
 #define XM_PEERS (MCA_MAX_DOMAINS * MCA_MAX_NODES)
 #define XM_PENDING 16 /* connects of a node waiting for their answers */
 
@@ -67,8 +69,8 @@ static inline uint32_t xm_h(unsigned kind, unsigned dom, unsigned node, unsigned
 #define XM_H_DOM(h) ((unsigned)((h) >> 27) & 3u)
 #define XM_H_NODE(h) ((unsigned)((h) >> 21) & 63u)
 #define XM_H_GEN(h) ((unsigned)((h) >> 10) & 0x7ffu)
-#define XM_H_PORT(h) ((unsigned)(h) & 0x3ffu)
-#define XM_PEER(dom, node) ((unsigned)(dom) * MCA_MAX_NODES + (unsigned)(node))
+#define XM_H_PORT(h) ((unsigned)(h)&0x3ffu)
+#define XM_PEER(dom, node) ((unsigned)(dom)*MCA_MAX_NODES + (unsigned)(node))
 
 /* What a receive queue holds: a message or packet (buf, len) or a scalar. */
 struct xm_item {
@@ -195,8 +197,10 @@ bool xm_dispatch(struct tp_node *tp, struct xm_conn *c, const struct xw_header *
                  const uint8_t *payload);
 /* A packet's buffer, allocated before its payload is read into it. */
 uint8_t *xm_pkt_alloc(struct tp_node *tp, const struct xw_header *h);
-/* The peer's connections failed: fail what waits on it. */
-void xm_peer_failed(struct tp_node *tp, unsigned p);
+/* A connection with peer p ended: ours to it (out: sends and connects
+ * waiting on p fail) or its to us (channel receive ends from p learn that
+ * nothing more comes). */
+void xm_peer_failed(struct tp_node *tp, unsigned p, bool out);
 /* Make local endpoint `port` an end of channel qp (a connect, local or
  * from a CONNECT frame). */
 mcapi_status_t xm_chan_attach(struct tp_node *tp, unsigned port, unsigned type, unsigned dir,

@@ -62,8 +62,9 @@ static void conn_free(struct tp_node *tp, struct xm_conn *c)
     free(c);
 }
 
-/* Peer p is gone (its connection broke, or it never answered): drop what
- * waits for it and fail what depends on it. */
+/* Our connection to peer p broke, or could not be made: what waits for it
+ * is dropped, and what depends on it fails. The connection from p is
+ * left alone: what p sent before it went is still read, in order. */
 static void peer_down(struct tp_node *tp, unsigned p, int err)
 {
     struct xm_peer *pe = &tp->peer[p];
@@ -75,15 +76,17 @@ static void peer_down(struct tp_node *tp, unsigned p, int err)
     tp->conn_fails++;
     pe->olen = pe->ooff = 0;
     if (pe->stopped) memset(pe->stopped, 0, (MCAPI_MAX_PORT + 8) / 8);
-    for (struct xm_conn *c = tp->conns; c; c = c->next)
-        if (c->peer == (int)p) c->dead = 1; /* its other direction too */
-    xm_peer_failed(tp, p);
+    xm_peer_failed(tp, p, true);
 }
 
 static void conn_fail(struct tp_node *tp, struct xm_conn *c, int err)
 {
     c->dead = 1;
-    if (c->peer >= 0) peer_down(tp, (unsigned)c->peer, err);
+    if (c->peer < 0) return;
+    if (c->out)
+        peer_down(tp, (unsigned)c->peer, err);
+    else
+        xm_peer_failed(tp, (unsigned)c->peer, false); /* everything it sent is in */
 }
 
 void xm_kick(struct tp_node *tp)
@@ -189,7 +192,9 @@ static void dial(struct tp_node *tp, unsigned p)
         return;
     }
     /* HELLO goes first, ahead of whatever was queued while connecting. */
-    struct xw_header h = {.type = XW_HELLO, .src_domain = tp->dom, .src_node = tp->node,
+    struct xw_header h = {.type = XW_HELLO,
+                          .src_domain = tp->dom,
+                          .src_node = tp->node,
                           .dst_domain = (uint16_t)(p / MCA_MAX_NODES),
                           .dst_node = (uint16_t)(p % MCA_MAX_NODES)};
     uint8_t hello[XW_HEADER_SIZE];
@@ -203,10 +208,14 @@ static void dial(struct tp_node *tp, unsigned p)
     flush(tp, p);
 }
 
-/* Read and dispatch what connection c has. */
+/* Read and dispatch what connection c has. A read that fills less than
+ * it asked for has (as good as) drained the socket: the poller, level
+ * triggered, reports anything that came since, so no read is spent on
+ * finding the socket empty. */
 static void readable(struct tp_node *tp, struct xm_conn *c)
 {
-    for (int round = 0; round < 8 && !c->dead; round++) {
+    bool more = true;
+    for (int round = 0; round < 8 && more && !c->dead; round++) {
         if (c->dst) { /* a packet's payload, straight into its buffer */
             long k = plat_stream_recv(c->s, c->dst + c->dhave, c->cur.size - c->dhave, 0);
             if (k == PLAT_EAGAIN) return;
@@ -215,6 +224,7 @@ static void readable(struct tp_node *tp, struct xm_conn *c)
                 conn_fail(tp, c, k ? (int)k : PLAT_ECLOSED);
                 return;
             }
+            more = (size_t)k == c->cur.size - c->dhave;
             c->dhave += (size_t)k;
             if (c->dhave < c->cur.size) continue;
             uint8_t *b = c->dst;
@@ -229,6 +239,7 @@ static void readable(struct tp_node *tp, struct xm_conn *c)
             conn_fail(tp, c, k ? (int)k : PLAT_ECLOSED);
             return;
         }
+        more = (size_t)k == XM_RBUF - c->rlen;
         c->rlen += (size_t)k;
         size_t off = 0;
         while (!c->dead && c->rlen - off >= XW_HEADER_SIZE) {
@@ -330,8 +341,10 @@ void xm_comm_main(void *arg)
             struct xm_conn *c = ev[i].user;
             if (c->dead) continue;
             if (c->is_pipe) {
+                /* One read: a kick is one byte and `kicked` stops a second
+                 * until this round; anything left wakes the poller again. */
                 char drain[64];
-                while (plat_stream_recv(c->s, drain, sizeof drain, 0) > 0) continue;
+                (void)plat_stream_recv(c->s, drain, sizeof drain, 0);
                 continue;
             }
             if (ev[i].bits & (PLAT_POLL_IN | PLAT_POLL_ERR)) readable(tp, c);

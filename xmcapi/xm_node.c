@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void release(struct tp_node *tp)
 {
@@ -61,7 +62,10 @@ mcapi_status_t xm_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_node_t 
                          const mcapi_param_t *param, mcapi_info_t *info)
 {
     char err[512];
-    struct xt_topo *topo = xt_load(xt_path(param ? param->topology : NULL), err, sizeof err);
+    const char *where = xt_path(param ? param->topology : NULL);
+    struct xt_topo *topo = where && strchr(where, '\n')
+                               ? xt_parse("<topology text>", where, err, sizeof err)
+                               : xt_load(where, err, sizeof err);
     if (!topo) {
         fprintf(stderr, "xmcapi: %s\n", err);
         return MCAPI_ERR_NODE_INITFAILED;
@@ -87,7 +91,8 @@ mcapi_status_t xm_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_node_t 
     tp->next_qp = 1;
     plat_mutex_init(&tp->mu, 0);
     plat_event_init(&tp->ev, 0);
-    if (tp->notify > MCAPI_XM_PIPE) {
+    int comm_core = param && param->xm_comm_core ? (int)param->xm_comm_core - 1 : plat_core();
+    if (tp->notify > MCAPI_XM_PIPE || comm_core >= plat_cores()) {
         release(tp);
         return MCAPI_ERR_PARAMETER;
     }
@@ -107,7 +112,7 @@ mcapi_status_t xm_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_node_t 
     }
     if (plat_poller_add(tp->poller, tp->listener, PLAT_POLL_IN, &tp->listener) != PLAT_OK ||
         (tp->notify == MCAPI_XM_PIPE && !make_pipe(tp)) ||
-        !(tp->comm = plat_thread_spawn(xm_comm_main, tp, "xmcapi-comm"))) {
+        !(tp->comm = plat_thread_spawn_on(comm_core, xm_comm_main, tp, "xmcapi-comm"))) {
         release(tp);
         return MCAPI_ERR_NODE_INITFAILED;
     }
@@ -139,11 +144,17 @@ void xm_detach(struct tp_node *tp)
     xm_kick(tp);
     plat_mutex_unlock(&tp->mu);
     plat_thread_join(tp->comm);
-    /* Last writes, without waiting for slow peers. */
+    /* What is still queued goes out now, each peer given at most
+     * XM_LINGER_NS (a peer that reads nothing does not hold us longer). */
     for (unsigned p = 0; p < XM_PEERS; p++) {
         struct xm_peer *pe = &tp->peer[p];
-        if (pe->c && pe->olen > pe->ooff)
-            (void)plat_stream_send(pe->c->s, pe->obuf + pe->ooff, pe->olen - pe->ooff, 0);
+        uint64_t until = plat_now_ns() + XM_LINGER_NS;
+        while (pe->c && pe->olen > pe->ooff && plat_now_ns() < until) {
+            long k = plat_stream_send(pe->c->s, pe->obuf + pe->ooff, pe->olen - pe->ooff,
+                                      until - plat_now_ns());
+            if (k <= 0) break;
+            pe->ooff += (size_t)k;
+        }
     }
     release(tp);
 }

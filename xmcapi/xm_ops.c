@@ -30,8 +30,7 @@ struct xm_ep *xm_ep_by_port(struct tp_node *tp, unsigned port)
 /* Whether endpoint handle h names a node of the topology. */
 static bool ep_valid(const struct tp_node *tp, uint32_t h)
 {
-    return XM_H_KIND(h) == 1 && xt_find(tp->topo, XM_H_DOM(h), XM_H_NODE(h)) &&
-           XM_H_GEN(h) == 0;
+    return XM_H_KIND(h) == 1 && xt_find(tp->topo, XM_H_DOM(h), XM_H_NODE(h)) && XM_H_GEN(h) == 0;
 }
 
 static bool is_self(const struct tp_node *tp, uint32_t h)
@@ -43,7 +42,8 @@ static bool is_self(const struct tp_node *tp, uint32_t h)
 static struct xm_ep *own(struct tp_node *tp, uint32_t h, mcapi_status_t *st)
 {
     struct xm_ep *e = ep_valid(tp, h) && is_self(tp, h) ? xm_ep_by_port(tp, XM_H_PORT(h)) : NULL;
-    if (!e) *st = ep_valid(tp, h) && !is_self(tp, h) ? MCAPI_ERR_ENDP_NOTOWNER : MCAPI_ERR_ENDP_INVALID;
+    if (!e)
+        *st = ep_valid(tp, h) && !is_self(tp, h) ? MCAPI_ERR_ENDP_NOTOWNER : MCAPI_ERR_ENDP_INVALID;
     return e;
 }
 
@@ -132,8 +132,8 @@ static mcapi_status_t msg_send(struct tp_node *tp, struct tp_op *op)
         struct xm_ep *to = xm_ep_by_port(tp, port);
         if (!to || to->cstate != XC_NONE) return MCAPI_ERR_ENDP_INVALID;
         if (to->q.n >= to->depth) return MCAPI_PENDING;
-        struct xm_item it = {.buf = malloc(op->len ? op->len : 1), .len = (uint32_t)op->len,
-                             .from = (uint16_t)p};
+        struct xm_item it = {
+            .buf = malloc(op->len ? op->len : 1), .len = (uint32_t)op->len, .from = (uint16_t)p};
         if (!it.buf || !xm_q_push(&to->q, &it)) {
             free(it.buf);
             return MCAPI_ERR_MEM_LIMIT;
@@ -269,7 +269,8 @@ static mcapi_status_t connect(struct tp_node *tp, struct tp_op *op)
             q->st = xm_chan_attach(tp, XM_H_PORT(s), op->chan, TP_SEND, rp, XM_H_PORT(r), qp);
         if (q->st == MCAPI_SUCCESS && rp == tp->self) {
             q->st = xm_chan_attach(tp, XM_H_PORT(r), op->chan, TP_RECV, sp, XM_H_PORT(s), qp);
-            if (q->st != MCAPI_SUCCESS && sp == tp->self) xm_ep_by_port(tp, XM_H_PORT(s))->cstate = XC_NONE;
+            if (q->st != MCAPI_SUCCESS && sp == tp->self)
+                xm_ep_by_port(tp, XM_H_PORT(s))->cstate = XC_NONE;
         }
         uint8_t pl[13] = {op->chan};
         put16(pl + 1, XM_H_DOM(s));
@@ -488,7 +489,7 @@ static mcapi_status_t attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_ui
         memset(&v, 0, sizeof v);
         switch (num) {
         case MCAPI_ENDP_ATTR_TYPE:
-            v.u = e->cstate == XC_NONE    ? MCAPI_ENDP_ATTR_TYPE_MESSAGE
+            v.u = e->cstate == XC_NONE ? MCAPI_ENDP_ATTR_TYPE_MESSAGE
                   : e->ctype == TP_PKT ? MCAPI_ENDP_ATTR_TYPE_PKTCHAN
                                        : MCAPI_ENDP_ATTR_TYPE_SCLCHAN;
             break;

@@ -69,7 +69,7 @@ void xm_q_taken(struct tp_node *tp, struct xm_ep *e)
     if (e->q.n > e->depth / 2) return;
     for (unsigned p = 0; p < XM_PEERS; p++) {
         if (!(e->stopped[p / 8] & 1u << (p % 8))) continue;
-        e->stopped[p / 8] &= (uint8_t)~(1u << (p % 8));
+        e->stopped[p / 8] &= (uint8_t) ~(1u << (p % 8));
         ack(tp, e, p, XW_F_RESUME);
         tp->resumes_sent++;
     }

@@ -56,15 +56,16 @@ mcapi_status_t xm_chan_attach(struct tp_node *tp, unsigned port, unsigned type, 
     return MCAPI_SUCCESS;
 }
 
-void xm_peer_failed(struct tp_node *tp, unsigned p)
+void xm_peer_failed(struct tp_node *tp, unsigned p, bool out)
 {
+    unsigned dir = out ? TP_SEND : TP_RECV;
     for (unsigned i = 0; i < XM_EPS; i++) {
         struct xm_ep *e = &tp->ep[i];
         if (!e->live) continue;
-        e->stopped[p / 8] &= (uint8_t)~(1u << (p % 8));
-        if (e->cstate != XC_NONE && e->peer == p) e->peer_closed = e->failed = 1;
+        if (!out) e->stopped[p / 8] &= (uint8_t) ~(1u << (p % 8));
+        if (e->cstate != XC_NONE && e->peer == p && e->cdir == dir) e->peer_closed = e->failed = 1;
     }
-    for (unsigned i = 0; i < XM_PENDING; i++) {
+    for (unsigned i = 0; out && i < XM_PENDING; i++) {
         struct xm_pend *q = &tp->pend[i];
         if (q->used && q->left && (q->peers[0] == p || q->peers[1] == p)) {
             q->st = MCAPI_ERR_TRANSMISSION;
@@ -135,13 +136,12 @@ static bool on_ack(struct tp_node *tp, unsigned from, const struct xw_header *h)
     if (stop)
         pe->stopped[h->port / 8] |= (uint8_t)(1u << (h->port % 8));
     else
-        pe->stopped[h->port / 8] &= (uint8_t)~(1u << (h->port % 8));
+        pe->stopped[h->port / 8] &= (uint8_t) ~(1u << (h->port % 8));
     return true;
 }
 
 /* A message, packet or scalar for one of our endpoints. */
-static bool on_data(struct tp_node *tp, unsigned from, const struct xw_header *h,
-                    const uint8_t *pl)
+static bool on_data(struct tp_node *tp, unsigned from, const struct xw_header *h, const uint8_t *pl)
 {
     struct xm_ep *e = xm_ep_by_port(tp, h->port);
     struct xm_item it = {.len = h->size, .from = (uint16_t)from};

@@ -12,12 +12,15 @@
 
 #include "../mcapi_ref/top/top.h"
 
+#include <string.h>
+
 static bool listed(const mcapi_param_t *param, mcapi_domain_t dom, mcapi_node_t node)
 {
     const char *path = xt_path(param ? param->topology : NULL);
     if (!path) return false;
     char err[8];
-    struct xt_topo *t = xt_load(path, err, sizeof err);
+    struct xt_topo *t =
+        strchr(path, '\n') ? xt_parse("", path, err, sizeof err) : xt_load(path, err, sizeof err);
     bool yes = t && xt_find(t, dom, node);
     xt_free(t);
     return yes;

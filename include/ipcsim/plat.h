@@ -148,6 +148,12 @@ typedef struct plat_thread plat_thread;
 /* Start fn(arg) in a new thread on the calling core. NULL if the core cannot
  * (no PLAT_CAP_THREADS or out of resources). */
 plat_thread *plat_thread_spawn(void (*fn)(void *), void *arg, const char *name);
+/* The same on another core of the run (core index), which must have
+ * PLAT_CAP_THREADS: a host's second core running a helper thread (XMCAPI's
+ * communicator on a dual-core host). The thread has that core's identity
+ * (plat_core, core slots, costs); what fn shares with its creator is the
+ * memory arg points to, so both cores must be able to reach it. */
+plat_thread *plat_thread_spawn_on(int core, void (*fn)(void *), void *arg, const char *name);
 void plat_thread_join(plat_thread *t); /* waits for fn to return, frees t */
 void plat_yield(void);                 /* let other threads of this core run */
 

@@ -146,9 +146,14 @@ typedef struct {
      * 0: 4. FUNCAPI's receive end is one HIBI PE DMA channel: 1. */
     unsigned pkt_depth;
     /* MCAPI_TRANSPORT_XMCAPI: the topology file; NULL or "": the environment
-     * variable XMCAPI_TOPOLOGY. */
+     * variable XMCAPI_TOPOLOGY. Text with a line break is the file's text
+     * itself (a program that carries its topology). */
     const char *topology;
     enum mcapi_xm_notify xm_notify;
+    /* XMCAPI: the core the node's communicator thread runs on, plus one;
+     * 0: the node's own core (the paper's SC host). Another core of the same
+     * host gives the paper's DC host. */
+    unsigned xm_comm_core;
 } mcapi_param_t;
 
 /* Implementation information returned through mcapi_info_t. */

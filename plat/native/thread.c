@@ -31,16 +31,16 @@ static void *start(void *p)
     return NULL;
 }
 
-plat_thread *nat_thread_spawn(void (*fn)(void *), void *arg, const char *name)
+plat_thread *nat_thread_spawn_on(int core, void (*fn)(void *), void *arg, const char *name)
 {
-    struct nat_thr *self = nat_self();
     NAT_NEED(fn, "plat_thread_spawn");
-    if (!(self->core->caps & PLAT_CAP_THREADS)) return NULL;
+    struct nat_ctx *c = nat_core_at(core, "plat_thread_spawn_on");
+    if (!(c->caps & PLAT_CAP_THREADS)) return NULL;
     plat_thread *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->fn = fn;
     t->arg = arg;
-    t->thr.core = self->core;
+    t->thr.core = c;
     t->gen = nat_gen(); /* the creator's: nat_self() just checked it */
     if (name) strncpy(t->name, name, sizeof t->name - 1);
     if (pthread_create(&t->tid, NULL, start, t) != 0) {

@@ -116,13 +116,13 @@ static void thread_main(Thread *th)
     top().forget(th);
 }
 
-plat_thread *sim_thread_spawn(void (*fn)(void *), void *arg, const char *name)
+plat_thread *sim_thread_spawn_on(int core, void (*fn)(void *), void *arg, const char *name)
 {
     Thread &t = self();
-    Core &c = *t.core;
     need(fn, "plat_thread_spawn");
+    Core &c = core_at(core, "plat_thread_spawn_on");
     if (!(c.caps & PLAT_CAP_THREADS)) return nullptr;
-    c.work(t, c.spawn_ps);
+    t.core->work(t, t.core->spawn_ps); /* the creator pays, as for a thread of its own */
     Thread *th = new Thread;
     th->core = &c;
     th->id = c.next_thread;

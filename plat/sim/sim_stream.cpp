@@ -16,6 +16,17 @@ static Net *net(int *status)
     return n;
 }
 
+// Sleep on what an operation answered with PLAT_EAGAIN (until dl); false
+// once dl has passed. A woken thread then needs the host's wake-up time
+// before it can retry.
+static bool wait_change(Thread &t, const Net &n, const char *call, uint64_t dl)
+{
+    const OpExt &x = t.ext();
+    if (!sleep_on(t, x.watch, call, dl, x.next_ps ? x.next_ps : NEVER)) return false;
+    if (uint64_t w = n.wake_ps()) top().block(t, nullptr, 0, call, now_ps() + w);
+    return true;
+}
+
 // One network operation from the calling core: its status.
 static int net_op(Thread &t, Net &n, int op, tlm::tlm_command cmd, const void *data, size_t len,
                   void *p)
@@ -50,8 +61,7 @@ plat_stream *sim_stream_accept(plat_stream *l, uint64_t timeout_ns, int *status)
         st = net_op(t, *n, OP_NET_ACCEPT, tlm::TLM_READ_COMMAND, nullptr, 0, l);
         if (st != PLAT_EAGAIN) break;
         if (timeout_ns == 0) break;
-        uint64_t wake = t.ext().next_ps ? t.ext().next_ps : NEVER;
-        if (!sleep_on(t, t.ext().watch, "plat_stream_accept", dl, wake)) {
+        if (!wait_change(t, *n, "plat_stream_accept", dl)) {
             st = PLAT_ETIMEDOUT;
             break;
         }
@@ -60,8 +70,8 @@ plat_stream *sim_stream_accept(plat_stream *l, uint64_t timeout_ns, int *status)
     return st == PLAT_OK ? (plat_stream *)t.ext().p : nullptr;
 }
 
-// The handshake always takes its round trip (nothing in the model makes it
-// longer), so the timeout never expires first.
+// The handshake always takes the round trip the first transaction answers
+// (nothing in the model makes it longer), so the timeout never expires first.
 plat_stream *sim_stream_connect(const char *addr, uint64_t, int *status)
 {
     Thread &t = self();
@@ -70,7 +80,7 @@ plat_stream *sim_stream_connect(const char *addr, uint64_t, int *status)
     need(addr, "plat_stream_connect");
     int st = net_op(t, *n, OP_NET_CONNECT, tlm::TLM_WRITE_COMMAND, addr, strlen(addr), nullptr);
     if (st == PLAT_OK) {
-        uint64_t back = now_ps() + n->round_trip_ps();
+        uint64_t back = now_ps() + t.ext().r;
         while (sleep_on(t, nullptr, "plat_stream_connect", back)) {
         }
         Core &c = *t.core;
@@ -112,8 +122,7 @@ static long move(plat_stream *s, int op, const void *buf, size_t n, uint64_t tim
         OpExt &x = t.ext();
         if (st == PLAT_OK) return (long)x.r;
         if (st != PLAT_EAGAIN || timeout_ns == 0) return st;
-        uint64_t wake = x.next_ps ? x.next_ps : NEVER;
-        if (!sleep_on(t, x.watch, call, dl, wake)) return PLAT_ETIMEDOUT;
+        if (!wait_change(t, *net_, call, dl)) return PLAT_ETIMEDOUT;
     }
 }
 
@@ -212,8 +221,7 @@ int sim_poller_wait(plat_poller *p, struct plat_poll_event *ev, int max, uint64_
         c.transport(t, true);
         if (t.ext().status != PLAT_EAGAIN) return t.ext().status ? t.ext().status : (int)t.ext().r;
         if (timeout_ns == 0) return 0;
-        uint64_t wake = t.ext().next_ps ? t.ext().next_ps : NEVER;
-        if (!sleep_on(t, t.ext().watch, "plat_poller_wait", dl, wake)) return 0;
+        if (!wait_change(t, *n, "plat_poller_wait", dl)) return 0;
     }
 }
 

@@ -12,6 +12,13 @@ double pt_num(const void *arg, const char *path)
     return v;
 }
 
+const char *pt_str(const void *arg, const char *path)
+{
+    const char *t = conf_text(conf_get(conf_root(pt_env(arg)->platform), path));
+    ck_assert_msg(t, "platform has no text at %s", path);
+    return t;
+}
+
 static uint8_t pattern(size_t i, unsigned seed)
 {
     return (uint8_t)((i * 131u + (i >> 8) * 7u + seed * 29u + 1u) & 0xff);

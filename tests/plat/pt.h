@@ -36,6 +36,9 @@ static inline bool pt_sim(const void *arg)
 /* A number of the run's platform file; fails the test if it is absent. */
 double pt_num(const void *arg, const char *path);
 
+/* A text of the run's platform file; fails the test if it is absent. */
+const char *pt_str(const void *arg, const char *path);
+
 /* Pointers through the board. */
 static inline uint64_t pt_u(const void *p)
 {
@@ -69,5 +72,11 @@ void pt_mesh(void);
 void pt_accel(void);
 void pt_stream(void);
 void pt_misuse(void);
+void pt_gbe(void);
+
+/* Cases of stream.c that gbe.c also runs on the tcp device. */
+void case_stream_tcp(void *arg);
+void case_stream_pair(void *arg);
+void case_poller(void *arg);
 
 #endif

@@ -17,4 +17,5 @@ void tests_register(void)
     pt_accel();
     pt_stream();
     pt_misuse();
+    pt_gbe();
 }

@@ -64,6 +64,22 @@ static void yield_thread(void *arg)
 /* plat_yield lets the other thread of the core progress, both ways. In
  * simulation a core's threads only switch inside plat calls, so a spin on
  * plain plat_load64 + plat_yield must still make progress. */
+/* A thread spawned on the other core runs there (plat_core) and joins. */
+static void case_spawn_on(void *arg)
+{
+    (void)arg;
+    if (plat_core() == 0) {
+        struct spawned s = {.seen = -1};
+        plat_thread *t = plat_thread_spawn_on(1, count_thread, &s, "remote");
+        ck_assert_ptr_nonnull(t);
+        plat_thread_join(t);
+        ck_assert_int_eq(s.runs, 1);
+        ck_assert_int_eq(s.seen, 1);
+        ck_assert_ptr_eq(s.arg, &s);
+    }
+    harness_barrier();
+}
+
 static void case_yield(void *arg)
 {
     (void)arg;
@@ -108,6 +124,7 @@ void pt_threads(void)
 {
     static const struct harness_case cases[] = {
         {.name = "thread_spawn_join", .core = case_spawn_join, .cores = 2},
+        {.name = "thread_spawn_on", .core = case_spawn_on, .cores = 2},
         {.name = "thread_yield", .core = case_yield, .cores = 2},
         {.name = "thread_work_serialised", .core = case_serialised, .cores = 1},
     };

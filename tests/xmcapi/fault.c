@@ -41,31 +41,44 @@ static void case_garbage(void *arg)
         char addr[32];
         xmt_addr(1, addr, sizeof addr);
         uint8_t hello[XW_HEADER_SIZE], big[XW_HEADER_SIZE], stranger[XW_HEADER_SIZE];
-        struct xw_header h = {.type = XW_HELLO, .src_domain = XMT_DOMAIN, .src_node = 0,
-                              .dst_domain = XMT_DOMAIN, .dst_node = 1};
+        struct xw_header h = {.type = XW_HELLO,
+                              .src_domain = XMT_DOMAIN,
+                              .src_node = 0,
+                              .dst_domain = XMT_DOMAIN,
+                              .dst_node = 1};
         xw_encode(&h, hello);
         h.src_node = 40;
         xw_encode(&h, stranger);
-        h = (struct xw_header){.type = XW_MSG, .port = 1, .size = 70000, .src_domain = XMT_DOMAIN,
-                               .dst_domain = XMT_DOMAIN, .dst_node = 1};
+        h = (struct xw_header){.type = XW_MSG,
+                               .port = 1,
+                               .size = 70000,
+                               .src_domain = XMT_DOMAIN,
+                               .dst_domain = XMT_DOMAIN,
+                               .dst_node = 1};
         xw_encode(&h, big);
         struct {
             const void *p;
             size_t n;
-        } junk[] = {{"GET / HTTP/1.0\r\n\r\n", 18}, {stranger, sizeof stranger},
-                    {hello, 10},                 {big, sizeof big}};
+        } junk[] = {{"GET / HTTP/1.0\r\n\r\n", 18},
+                    {stranger, sizeof stranger},
+                    {hello, 10},
+                    {big, sizeof big}};
         for (size_t i = 0; i < HARNESS_COUNT(junk); i++) {
             int s = 0;
             plat_stream *c = plat_stream_connect(addr, HARNESS_WAIT_NS, &s);
             ck_assert_msg(c, "connect %s: %s", addr, plat_strerror(s));
-            if (i == 3) ck_assert_int_eq(plat_stream_send(c, hello, sizeof hello, HARNESS_WAIT_NS), sizeof hello);
-            ck_assert_int_eq(plat_stream_send(c, junk[i].p, junk[i].n, HARNESS_WAIT_NS), (long)junk[i].n);
+            if (i == 3)
+                ck_assert_int_eq(plat_stream_send(c, hello, sizeof hello, HARNESS_WAIT_NS),
+                                 sizeof hello);
+            ck_assert_int_eq(plat_stream_send(c, junk[i].p, junk[i].n, HARNESS_WAIT_NS),
+                             (long)junk[i].n);
             if (i == 2) {
                 plat_stream_close(c); /* truncated: ends inside the HELLO */
                 continue;
             }
             char b[8];
-            ck_assert_int_le(plat_stream_recv(c, b, sizeof b, HARNESS_WAIT_NS), 0); /* closed on us */
+            ck_assert_int_le(plat_stream_recv(c, b, sizeof b, HARNESS_WAIT_NS),
+                             0); /* closed on us */
             plat_stream_close(c);
         }
         mcapi_msg_send(ep, xmt_get(1, 1), "ok", 2, 1, &st);

@@ -150,6 +150,48 @@ static void case_self_and_get(void *arg)
     xmt_fini();
 }
 
+/* Node 1 answers and finalises at once: its last messages still arrive,
+ * though node 0's connection to it is closed meanwhile (a bug: that close
+ * took the other connection down with it, unread bytes and all). */
+static void case_last_words(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    xmt_init_mode(0, MCAPI_XM_PIPE);
+    mcapi_endpoint_t ep = xmt_ep(1), peer = xmt_get((mcapi_node_t)(1 - me), 1);
+    mcapi_status_t st;
+    char buf[8];
+    size_t got;
+    for (int round = 0; round < 5; round++) {
+        if (me == 0) {
+            mcapi_msg_send(ep, peer, "ping", 4, 1, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            for (int k = 0; k < 3; k++) {
+                mcapi_msg_recv(ep, buf, sizeof buf, &got, &st);
+                XMT_EQ(st, MCAPI_SUCCESS);
+                ck_assert_int_eq(buf[0], '0' + k);
+            }
+        } else {
+            mcapi_msg_recv(ep, buf, sizeof buf, &got, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            for (int k = 0; k < 3; k++) {
+                char c = (char)('0' + k);
+                mcapi_msg_send(ep, peer, &c, 1, 1, &st);
+                XMT_EQ(st, MCAPI_SUCCESS);
+            }
+        }
+    }
+    if (me == 1) {
+        mcapi_finalize(&st); /* right after the last answer */
+        XMT_EQ(st, MCAPI_SUCCESS);
+    }
+    harness_barrier();
+    if (me == 0) {
+        mcapi_finalize(&st);
+        XMT_EQ(st, MCAPI_SUCCESS);
+    }
+}
+
 void xmt_msg_cases(void)
 {
     static const struct harness_case cases[] = {
@@ -158,6 +200,7 @@ void xmt_msg_cases(void)
         {.name = "msg_pipe", .core = case_pipe, .cores = 2},
         {.name = "msg_flood", .core = case_flood, .cores = 2},
         {.name = "msg_self_and_get", .core = case_self_and_get, .cores = 2},
+        {.name = "msg_last_words", .core = case_last_words, .cores = 2},
     };
     harness_add_cases("xmcapi", cases, HARNESS_COUNT(cases));
 }

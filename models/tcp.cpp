@@ -1,0 +1,391 @@
+// tcp.cpp -- TCP flows between hosts: segments, windows, ACKs, host costs.
+#include "tcp.h"
+#include "iobus.h"
+#include "top.h"
+
+#include "ipcsim/plat.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+using namespace sc_core;
+
+namespace ipcsim
+{
+
+// One direction of a connection, seen by both ends' stacks.
+struct Net::Flow {
+    uint64_t id = 0;
+    int src = 0, dst = 0; // hosts of the writer and the reader
+    uint64_t mss = 0;
+    Pipe *pipe = nullptr;
+    Flow *back = nullptr; // the other direction: it carries this one's ACKs
+    // the writer's stack
+    uint64_t snd_nxt = 0, snd_una = 0, snd_end = 0; // cut, acknowledged, window's right edge
+    bool fin_sent = false, queued = false;
+    // the reader's stack
+    uint64_t rcv_nxt = 0, rcv_acked = 0, rcv_end = 0; // received, acknowledged, advertised edge
+    bool fin_rcvd = false, ack_due = false;
+    uint64_t delack = 0; // arming of the delayed-ACK timer that counts (0: none)
+};
+
+// Keys of a `type: tcp` section and where their values go.
+template <class S, class T> struct Key {
+    const char *key;
+    T S::*to;
+};
+template <class S, class T, size_t N>
+static void read_keys(const struct conf_node *n, S &s, const Key<S, T> (&keys)[N])
+{
+    for (const Key<S, T> &k : keys) s.*k.to = (T)dev_param(n, k.key);
+}
+
+TcpParams tcp_params(const struct conf_node *n)
+{
+    static const Key<EthParams, uint64_t> eth_sizes[] = {
+        {"eth.preamble_bytes", &EthParams::preamble_bytes},
+        {"eth.ifg_bytes", &EthParams::ifg_bytes},
+        {"eth.header_bytes", &EthParams::header_bytes},
+        {"eth.fcs_bytes", &EthParams::fcs_bytes},
+        {"eth.min_frame_bytes", &EthParams::min_frame_bytes},
+        {"eth.mtu", &EthParams::mtu}};
+    static const Key<EthParams, double> eth_times[] = {
+        {"eth.rate_Mbps", &EthParams::rate_Mbps},
+        {"eth.nic_ns", &EthParams::nic_ns},
+        {"eth.propagation_ns", &EthParams::propagation_ns}};
+    static const Key<TcpParams, uint64_t> sizes[] = {
+        {"tcp.ip_header_bytes", &TcpParams::ip_header_bytes},
+        {"tcp.tcp_header_bytes", &TcpParams::tcp_header_bytes},
+        {"tcp.timestamps", &TcpParams::timestamps},
+        {"tcp.rcvbuf_bytes", &TcpParams::rcvbuf_bytes},
+        {"tcp.sndbuf_bytes", &TcpParams::sndbuf_bytes},
+        {"tcp.lo_mtu", &TcpParams::lo_mtu},
+        {"host.pipe_bytes", &TcpParams::pipe_bytes}};
+    static const Key<TcpParams, double> times[] = {
+        {"tcp.delack_ms", &TcpParams::delack_ms},
+        {"host.syscall_ns", &TcpParams::syscall_ns},
+        {"host.send_ns", &TcpParams::send_ns},
+        {"host.recv_ns", &TcpParams::recv_ns},
+        {"host.epoll_wait_ns", &TcpParams::epoll_wait_ns},
+        {"host.tx_segment_ns", &TcpParams::tx_segment_ns},
+        {"host.rx_segment_ns", &TcpParams::rx_segment_ns},
+        {"host.irq_ns", &TcpParams::irq_ns},
+        {"host.wakeup_ns", &TcpParams::wakeup_ns},
+        {"host.pipe_write_ns", &TcpParams::pipe_write_ns},
+        {"host.pipe_read_ns", &TcpParams::pipe_read_ns}};
+    TcpParams p;
+    p.cores_per_host = (int)dev_param(n, "cores_per_host");
+    read_keys(n, p.eth, eth_sizes);
+    read_keys(n, p.eth, eth_times);
+    read_keys(n, p, sizes);
+    read_keys(n, p, times);
+    return p;
+}
+
+Tcp::Tcp(sc_module_name name, Top &top, const TcpParams &p, int hosts)
+    : Net(name, top, Wire{0, 0, p.pipe_bytes}, 0), p_(p), hosts_(hosts),
+      wakeup_ps_(ns_to_ps(p.wakeup_ns)), delack_ps_(ns_to_ps(p.delack_ms * 1e6))
+{
+    if (hosts < 1 || hosts > 2)
+        throw std::runtime_error(std::string(this->name()) +
+                                 ": a tcp device joins one or two hosts (cores / cores_per_host)");
+    if (mss(false) < 1 || mss(true) < 1)
+        throw std::runtime_error(std::string(this->name()) + ": the MTU leaves no room for data");
+    for (int h = 0; h < 2; h++) {
+        rx[h].register_b_transport(this, &Tcp::deliver, h);
+        sc_spawn([this, h] { transmit(h); }, h ? "transmit1" : "transmit0");
+        host_[h].rxq.start(h ? "receive1" : "receive0", [this, h](Packet &pk) { receive(h, pk); });
+    }
+    sc_spawn([this] { timers(); }, "delack");
+}
+
+uint64_t Tcp::mss(bool local) const
+{
+    uint64_t hdr =
+        p_.ip_header_bytes + p_.tcp_header_bytes + (p_.timestamps ? TCP_TS_OPTION_BYTES : 0);
+    uint64_t mtu = local ? p_.lo_mtu : p_.eth.mtu;
+    return mtu > hdr ? mtu - hdr : 0;
+}
+
+Net::Flow *Tcp::find(uint64_t id) const
+{
+    auto it = flows_.find(id);
+    return it == flows_.end() ? nullptr : it->second;
+}
+
+// ---- the socket layer's questions ------------------------------------------------------
+
+uint64_t Tcp::call_ps(const OpExt &x) const
+{
+    if (x.op == OP_NET_POLL) return ns_to_ps(p_.epoll_wait_ns);
+    if (x.op != OP_NET_SEND && x.op != OP_NET_RECV) return ns_to_ps(p_.syscall_ns);
+    const Stream *s = (const Stream *)x.p;
+    if (s->listener) return ns_to_ps(p_.syscall_ns); // refused at once
+    bool send = x.op == OP_NET_SEND;
+    if (s->out->wire) return ns_to_ps(send ? p_.pipe_write_ns : p_.pipe_read_ns);
+    return ns_to_ps(send ? p_.send_ns : p_.recv_ns);
+}
+
+// A header-only segment from core's host to the listener's (none: the RST
+// comes from the other host, if there is one).
+uint64_t Tcp::handshake_ps(int core, const Stream *listener) const
+{
+    int src = host(core);
+    int dst = listener ? host(listener->core) : (hosts_ > 1 ? 1 - src : src);
+    uint64_t t = ns_to_ps(p_.tx_segment_ns + p_.rx_segment_ns);
+    if (src != dst)
+        t += eth_->latency_ps(p_.ip_header_bytes + p_.tcp_header_bytes) + ns_to_ps(p_.irq_ns);
+    return t;
+}
+
+void Tcp::opened(Conn &c, bool pair)
+{
+    if (pair) {
+        Net::opened(c, pair);
+        return;
+    }
+    Flow *ab = new Flow, *ba = new Flow;
+    ab->back = ba;
+    ba->back = ab;
+    int ha = host(c.ab.writer->core), hb = host(c.ab.reader->core);
+    for (Flow *f : {ab, ba}) {
+        Pipe &p = f == ab ? c.ab : c.ba;
+        f->id = next_id_++;
+        f->src = f == ab ? ha : hb;
+        f->dst = f == ab ? hb : ha;
+        f->mss = mss(f->src == f->dst);
+        f->pipe = &p;
+        f->snd_end = f->rcv_end = p_.rcvbuf_bytes; // the windows of the handshake
+        p.flow = f;
+        p.buf.resize(p_.sndbuf_bytes + p_.rcvbuf_bytes);
+        flows_[f->id] = f;
+    }
+}
+
+uint64_t Tcp::space(const Pipe &p) const
+{
+    if (p.wire) return Net::space(p);
+    return p_.sndbuf_bytes - (p.sent - p.flow->snd_una);
+}
+
+void Tcp::wrote(Pipe &p, uint64_t k)
+{
+    if (p.wire) return Net::wrote(p, k);
+    enqueue(*p.flow);
+}
+
+uint64_t Tcp::arrived(const Pipe &p) const
+{
+    if (p.wire) return Net::arrived(p);
+    return std::max(p.flow->rcv_nxt, p.got); // a closed reader dropped what was in flight
+}
+
+bool Tcp::eof(const Pipe &p) const
+{
+    if (p.wire) return Net::eof(p);
+    return p.flow->fin_rcvd && p.got >= p.flow->rcv_nxt;
+}
+
+// Everything here changes by events that touch the pipe: no timers to set.
+uint64_t Tcp::next_change(const Pipe &p) const
+{
+    return p.wire ? Net::next_change(p) : 0;
+}
+
+// A window that fell to half the buffer or less is advertised again once a
+// read has at least doubled it, and by at least min(MSS, buffer / 2) (Linux
+// tcp_cleanup_rbuf; RFC 1122 4.2.3.3 for the least step).
+void Tcp::read(Pipe &p)
+{
+    if (p.wire) return Net::read(p);
+    Flow &f = *p.flow;
+    uint64_t now_wnd = f.rcv_end > f.rcv_nxt ? f.rcv_end - f.rcv_nxt : 0;
+    uint64_t new_wnd = window(f), buf = p_.rcvbuf_bytes;
+    if (2 * now_wnd <= buf && new_wnd >= 2 * now_wnd &&
+        new_wnd - now_wnd >= std::min(f.mss, buf / 2)) {
+        f.ack_due = true;
+        enqueue(*f.back);
+    }
+}
+
+void Tcp::shut(Pipe &out)
+{
+    if (out.wire) return Net::shut(out);
+    enqueue(*out.flow);
+}
+
+void Tcp::freed(Conn &c)
+{
+    for (Pipe *p : {&c.ab, &c.ba}) {
+        if (!p->flow) continue;
+        flows_.erase(p->flow->id);
+        delete p->flow;
+    }
+}
+
+// ---- the writer's host ---------------------------------------------------------------------
+
+uint64_t Tcp::window(const Flow &f) const
+{
+    uint64_t unread = f.rcv_nxt > f.pipe->got ? f.rcv_nxt - f.pipe->got : 0;
+    return p_.rcvbuf_bytes - std::min(unread, p_.rcvbuf_bytes);
+}
+
+bool Tcp::has_work(const Flow &f) const
+{
+    const Pipe &p = *f.pipe;
+    if (p.rclosed) return f.back->ack_due; // nobody reads: nothing more to send
+    if (std::min(p.sent, f.snd_end) > f.snd_nxt) return true;
+    if (p.wclosed && !f.fin_sent && f.snd_nxt == p.sent) return true;
+    return f.back->ack_due;
+}
+
+void Tcp::enqueue(Flow &f)
+{
+    if (f.queued || !has_work(f)) return;
+    f.queued = true;
+    Host &h = host_[f.src];
+    h.txq.push_back(f.id);
+    h.txev.notify();
+}
+
+// The next segment of f: its data and FIN, and the ACK of the reverse flow.
+Packet Tcp::cut(Flow &f)
+{
+    Packet pk;
+    pk.flow = f.id;
+    pk.seq = f.snd_nxt;
+    const Pipe &p = *f.pipe;
+    if (!p.rclosed) {
+        uint64_t end = std::min(p.sent, f.snd_end);
+        pk.len = end > f.snd_nxt ? std::min(f.mss, end - f.snd_nxt) : 0;
+        f.snd_nxt += pk.len;
+        if (p.wclosed && !f.fin_sent && f.snd_nxt == p.sent) pk.fin = f.fin_sent = true;
+    }
+    Flow &g = *f.back;
+    pk.ack = g.rcv_nxt;
+    pk.wnd = window(g);
+    g.rcv_acked = g.rcv_nxt;
+    g.rcv_end = g.rcv_nxt + pk.wnd;
+    g.ack_due = false;
+    g.delack = 0;
+    pk.ip_bytes = p_.ip_header_bytes + p_.tcp_header_bytes +
+                  (p_.timestamps ? TCP_TS_OPTION_BYTES : 0) + pk.len;
+    return pk;
+}
+
+// One segment after the other, each through the stack, then to the NIC
+// (which takes it when the previous frame has left) or the host's own
+// receive path.
+void Tcp::transmit(int h)
+{
+    Host &me = host_[h];
+    for (;;) {
+        while (me.txq.empty()) wait(me.txev);
+        Flow *f = find(me.txq.front());
+        me.txq.pop_front();
+        if (!f) continue;
+        f->queued = false;
+        if (!has_work(*f)) continue;
+        Packet pk = cut(*f);
+        int dst = f->dst;
+        enqueue(*f); // more to send: after the other flows' turn
+        wait(ps(ns_to_ps(p_.tx_segment_ns)));
+        if (dst == h) {
+            me.rx_free = std::max(now_ps(), me.rx_free) + ns_to_ps(p_.rx_segment_ns);
+            me.rxq.push(me.rx_free, pk);
+            continue;
+        }
+        gp_set(me.gp, false, nullptr, &pk, sizeof pk);
+        sc_time zero = SC_ZERO_TIME;
+        tx[h]->b_transport(me.gp, zero);
+    }
+}
+
+// ---- the reader's host ---------------------------------------------------------------------
+
+// A packet from the wire: the interrupt, then the receive path in turn.
+void Tcp::deliver(int h, tlm::tlm_generic_payload &gp, sc_time &delay)
+{
+    Host &me = host_[h];
+    uint64_t at = now_ps() + delay.value() + ns_to_ps(p_.irq_ns);
+    me.rx_free = std::max(at, me.rx_free) + ns_to_ps(p_.rx_segment_ns);
+    me.rxq.push(me.rx_free, *(const Packet *)gp.get_data_ptr());
+    delay = SC_ZERO_TIME;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void Tcp::receive(int, Packet &pk)
+{
+    Flow *f = find(pk.flow);
+    if (!f) return; // both ends closed meanwhile
+    Flow &g = *f->back;
+    if (pk.ack > g.snd_una || pk.ack + pk.wnd > g.snd_end) {
+        g.snd_una = std::max(g.snd_una, pk.ack);
+        g.snd_end = std::max(g.snd_end, pk.ack + pk.wnd);
+        changed(g.pipe);
+        enqueue(g);
+    }
+    if (pk.len == 0 && !pk.fin) return;
+    f->rcv_nxt += pk.len;
+    f->fin_rcvd = f->fin_rcvd || pk.fin;
+    changed(f->pipe);
+    if (pk.fin || f->rcv_nxt - f->rcv_acked > f->mss) {
+        f->ack_due = true;
+        enqueue(g);
+    } else {
+        ack_soon(*f);
+    }
+}
+
+// The delayed ACK (Linux's delack timer): sent then unless a segment going
+// back carried it first.
+void Tcp::ack_soon(Flow &f)
+{
+    if (f.delack) return;
+    f.delack = ++timer_seq_;
+    timers_[{now_ps() + delack_ps_, timer_seq_}] = {f.id, f.delack};
+    timer_ev_.notify();
+}
+
+void Tcp::timers()
+{
+    for (;;) {
+        if (timers_.empty()) {
+            wait(timer_ev_);
+            continue;
+        }
+        auto it = timers_.begin();
+        uint64_t at = it->first.first;
+        if (at > now_ps()) {
+            wait(ps(at - now_ps()), timer_ev_);
+            continue;
+        }
+        Flow *f = find(it->second.first);
+        uint64_t arming = it->second.second;
+        timers_.erase(it);
+        if (!f || f->delack != arming) continue;
+        f->delack = 0;
+        f->ack_due = true;
+        enqueue(*f->back);
+    }
+}
+
+// ---- building ----------------------------------------------------------------------------------
+
+Net *add_tcp(Top &top, const std::string &mod, const struct conf_node *dev)
+{
+    TcpParams p = tcp_params(dev);
+    int hosts = (top.cores() + p.cores_per_host - 1) / p.cores_per_host;
+    Tcp *tcp = top.own(new Tcp(mod.c_str(), top, p, hosts));
+    Eth *eth = top.own(new Eth((mod + "_eth").c_str(), p.eth));
+    tcp->set_link(eth);
+    for (int h = 0; h < 2; h++) {
+        tcp->tx[h].bind(eth->in[h]);
+        eth->out[h].bind(tcp->rx[h]);
+    }
+    top.iobus().attach_target(tcp->tsock, tcp->reg(), sizeof(uint64_t));
+    return tcp;
+}
+
+} // namespace ipcsim
