@@ -24,7 +24,7 @@ static bool chan_open(struct xa *x, mcapi_uint32_t *h)
     size_t n;
     mcapi_endpoint_t ep = mcapi_endpoint_create(2, &st);
     if (st == MCAPI_SUCCESS && x->side == 0) {
-        mcapi_endpoint_t to = mcapi_endpoint_get(1, 1, 2, 0, &st);
+        mcapi_endpoint_t to = mcapi_endpoint_get(1, 1, 2, XA_WAIT_MS, &st);
         if (st == MCAPI_SUCCESS) mcapi_pktchan_connect_i(ep, to, &r, &st);
         if (st == MCAPI_SUCCESS || st == MCAPI_PENDING) (void)mcapi_wait(&r, &n, 10000, &st);
     }

@@ -77,23 +77,15 @@ bool xa_start(struct xa *x, bool dc)
     mcapi_status_t st = 0;
     mcapi_initialize(1, (mcapi_node_t)x->side, NULL, &param, &info, &st);
     if (st == MCAPI_SUCCESS) x->ep = mcapi_endpoint_create(1, &st);
+    /* The get waits for the peer to start and create its endpoint. */
     if (st == MCAPI_SUCCESS)
-        x->peer = mcapi_endpoint_get(1, (mcapi_node_t)(1 - x->side), 1, 0, &st);
+        x->peer = mcapi_endpoint_get(1, (mcapi_node_t)(1 - x->side), 1, XA_WAIT_MS, &st);
     if (st != MCAPI_SUCCESS) {
         app_fail(x->ctx, "%s: node %d: start: %s", x->app, x->side, name(st));
         return false;
     }
-    /* Meet: the peer may not listen yet, so a refused first message is
-     * tried again (every 100 us, for at most a second). */
-    for (int i = 0;; i++) {
-        mcapi_msg_send(x->ep, x->peer, "hi", 2, 1, &st);
-        if (st == MCAPI_SUCCESS) break;
-        if (st != MCAPI_ERR_TRANSMISSION || i == 10000) {
-            app_fail(x->ctx, "%s: node %d: cannot reach the peer: %s", x->app, x->side, name(st));
-            return false;
-        }
-        plat_sleep_ns(100000);
-    }
+    /* Meet, so that both sides start timing from the same point. */
+    if (!xa_send(x, "hi", 2)) return false;
     char hi[2];
     size_t got;
     return xa_recv(x, hi, sizeof hi, &got);

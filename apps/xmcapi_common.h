@@ -18,6 +18,8 @@
 
 extern const char *const xa_roles[]; /* a, b, a2, b2 */
 
+#define XA_WAIT_MS 10000 /* how long a side waits for the other to start */
+
 struct xa {
     struct app_ctx *ctx;
     const char *app;

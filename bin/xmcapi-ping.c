@@ -128,7 +128,14 @@ int main(int argc, char **argv)
     const mcapi_port_t reply_port = 1, rx_port = 2;
     mcapi_endpoint_t me = xmcli_endpoint(reply_port, r.wait_ms);
     mcapi_endpoint_t svc = mcapi_endpoint_get(r.pdom, r.pnode, XMCLI_PORT, r.wait_ms, &st);
-    if (!me || st != MCAPI_SUCCESS) gone(&r, 0, "no service endpoint", st);
+    if (!me || st != MCAPI_SUCCESS) {
+        fprintf(stderr,
+                "%s: no xmcapi-echo answers as node <%u,%u> at %s within %u ms (not running, or "
+                "unreachable): %s\n",
+                prog, (unsigned)r.pdom, (unsigned)r.pnode, xmcli_addr(r.topo, r.pdom, r.pnode),
+                (unsigned)r.wait_ms, xmcli_status(st));
+        return 2;
+    }
     struct xmcli_hello h = {.mode = (uint8_t)mode,
                             .domain = dom,
                             .node = node,

@@ -74,6 +74,7 @@ int main(int argc, char **argv)
         {"ack-stop", {.type = XW_ACK, .flags = XW_F_ACK | XW_F_STOP, .port = 5}},
         {"ack-resume", {.type = XW_ACK, .flags = XW_F_ACK | XW_F_RESUME, .port = 5}},
         {"hello", {.type = XW_HELLO, .src_domain = 1, .src_node = 3}},
+        {"get", {.type = XW_GET, .port = 7, .dst_node = 1}},
     };
     for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
         start((uint8_t)i, 7);

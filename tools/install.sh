@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # install.sh -- copy the built tree to $PREFIX (called by `make install`).
 #   include/ipcsim/*.h, include/mcapi/*.h, lib/lib*.a, bin/ipcsim,
+#   bin/xmcapi-echo, bin/xmcapi-ping,
 #   share/ipcsim/{platforms,scenarios}, lib/pkgconfig/ipcsim*.pc
 set -euo pipefail
 : "${PREFIX:?}" "${BUILD:=build}"
@@ -11,8 +12,9 @@ install -d "$dest/include/ipcsim" "$dest/lib/pkgconfig" "$dest/bin" \
 install -m 644 include/ipcsim/*.h "$dest/include/ipcsim/"
 install -d "$dest/include/mcapi"
 install -m 644 mcapi_ref/include/*.h "$dest/include/mcapi/"
-install -m 644 "$BUILD"/lib/libipcsim*.a "$BUILD"/lib/libmcapi.a "$dest/lib/"
-install -m 755 "$BUILD/ipcsim" "$dest/bin/"
+install -m 644 xmcapi/xmcapi.h "$dest/include/mcapi/"
+install -m 644 "$BUILD"/lib/libipcsim*.a "$BUILD"/lib/libmcapi.a "$BUILD"/lib/libxmcapi.a "$dest/lib/"
+install -m 755 "$BUILD/ipcsim" "$BUILD/bin/xmcapi-echo" "$BUILD/bin/xmcapi-ping" "$dest/bin/"
 install -m 644 platforms/*.yaml "$dest/share/ipcsim/platforms/"
 (cd scenarios && find . -name '*.yaml' -exec install -D -m 644 {} "$dest/share/ipcsim/scenarios/{}" \;)
 
@@ -55,5 +57,19 @@ Version: $version
 Requires: ipcsim
 Cflags: -I\${includedir}/mcapi
 Libs: -L\${libdir} -lmcapi
+PC
+# xmcapi: the same programs reaching other processes and hosts over TCP
+# (libxmcapi.a holds MCAPI too; the topology file is read with libyaml).
+cat > "$dest/lib/pkgconfig/xmcapi.pc" <<PC
+prefix=$PREFIX
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: xmcapi
+Description: MCAPI 2.0 across processes and hosts over TCP (ipcsim XMCAPI)
+Version: $version
+Requires: ipcsim yaml-0.1
+Cflags: -I\${includedir}/mcapi
+Libs: -L\${libdir} -lxmcapi -lipcsim_conf -lstdc++
 PC
 echo "installed to $dest"

@@ -31,7 +31,7 @@ static uint32_t get32(const uint8_t *p)
 /* The rules after magic and version (wire.h), in their documented order. */
 static enum xw_err check(const struct xw_header *h, uint32_t limit)
 {
-    if (h->type < XW_MSG || h->type > XW_HELLO) return XW_ETYPE;
+    if (h->type < XW_MSG || h->type > XW_TYPE_LAST) return XW_ETYPE;
     if ((h->flags & XW_F_RESERVED) || (h->priority && h->type != XW_MSG)) return XW_ERESERVED;
     unsigned f = h->flags;
     unsigned fc = f & (XW_F_STOP | XW_F_RESUME);

@@ -55,7 +55,8 @@
 #define XM_LINGER_NS                                                                               \
     1000000000u /* finalise waits this long at most for a peer to take what is queued */
 #define XM_PEERS (MCA_MAX_DOMAINS * MCA_MAX_NODES)
-#define XM_PENDING 16 /* connects of a node waiting for their answers */
+#define XM_PENDING 16         /* connects and gets of a node waiting for their answers */
+#define XM_RETRY_NS 10000000u /* a get retries a peer that is not up this often */
 
 /* Endpoint and channel handles: kind (3) | domain (2) | node (6) | generation
  * (11, channels only) | port (10). An endpoint is named by where it is: a
@@ -96,9 +97,7 @@ struct xm_ep {
     uint32_t gets;
     uint16_t get_src; /* XM_PEER of the last getter */
     /* Attributes. */
-    mcapi_timeout_t timeout;
-    uint32_t memtype, priority;
-    int32_t max_payload;
+    struct tp_attrs a; /* settable attributes */
     /* The channel this endpoint is an end of. */
     uint8_t cstate, ctype, cdir;
     uint8_t opening, open_sent, peer_open, peer_closed;
@@ -162,10 +161,17 @@ struct tp_node {
     plat_thread *comm;
     volatile int stop; /* guarded by mu */
     uint8_t kicked;    /* a notification is on its way to the communicator */
+    uint8_t in_round;  /* the communicator holds mu in a round that ends writing */
     struct xm_conn *conns;
     struct xm_peer peer[XM_PEERS];
     struct xm_ep ep[XM_EPS];
     struct xm_pend pend[XM_PENDING];
+    struct { /* peers' gets of our endpoints not created yet */
+        uint16_t peer, port;
+        uint32_t qp;
+        uint8_t used;
+    } gets[XM_PENDING];
+    unsigned retrying; /* gets waiting for a peer to come up: sleep polls */
     uint32_t next_qp;
     uint8_t **held; /* packet buffers the user holds */
     size_t nheld, cheld;
@@ -205,6 +211,10 @@ void xm_peer_failed(struct tp_node *tp, unsigned p, bool out);
  * from a CONNECT frame). */
 mcapi_status_t xm_chan_attach(struct tp_node *tp, unsigned port, unsigned type, unsigned dir,
                               unsigned peer, unsigned peer_port, uint32_t qp);
+/* Answer the peers' gets of local endpoint port (just created). */
+void xm_gets_answer(struct tp_node *tp, unsigned port);
+/* A new pending slot for a request to peer p (MCAPI_PENDING if none is free). */
+int xm_pend_new(struct tp_node *tp, unsigned p0, unsigned p1, uint32_t *id);
 /* Send a control frame (CONNECT, OPEN, CLOSE) to peer p about port/qp. */
 void xm_ctl(struct tp_node *tp, unsigned p, unsigned type, unsigned flags, unsigned port,
             uint32_t qp, const void *payload, uint32_t size);

@@ -89,9 +89,13 @@ static void conn_fail(struct tp_node *tp, struct xm_conn *c, int err)
         xm_peer_failed(tp, (unsigned)c->peer, false); /* everything it sent is in */
 }
 
+/* Have the communicator write what is queued. Not from inside its own
+ * round, which ends by writing anyway: a kick it sent itself could be
+ * read, later in the same round, together with one a user thread relied
+ * on (found as a lost RESUME: a sender held back for ever). */
 void xm_kick(struct tp_node *tp)
 {
-    if (tp->kicked) return;
+    if (tp->kicked || tp->in_round) return;
     tp->kicked = 1;
     if (tp->notify == MCAPI_XM_PIPE)
         (void)plat_stream_send(tp->pipe[1], "k", 1, 0); /* full: a kick is pending anyway */
@@ -122,6 +126,12 @@ bool xm_send_frame(struct tp_node *tp, struct xw_header *h, const void *payload)
     h->src_domain = tp->dom;
     h->src_node = tp->node;
     size_t need = pe->olen + XW_HEADER_SIZE + h->size;
+    if (need > pe->ocap && pe->ooff) { /* drop what was written rather than grow */
+        memmove(pe->obuf, pe->obuf + pe->ooff, pe->olen - pe->ooff);
+        pe->olen -= pe->ooff;
+        need -= pe->ooff;
+        pe->ooff = 0;
+    }
     if (need > pe->ocap) {
         size_t cap = pe->ocap ? pe->ocap : 4096;
         while (cap < need) cap *= 2;
@@ -178,10 +188,12 @@ static void dial(struct tp_node *tp, unsigned p)
     char addr[XT_HOST_MAX + 16];
     snprintf(addr, sizeof addr, "%s:%u", n->host, (unsigned)n->port);
     pe->state = XP_CONNECTING;
+    tp->in_round = 0; /* what is queued meanwhile needs a kick: this round is past it */
     plat_mutex_unlock(&tp->mu);
     int st = PLAT_OK;
     plat_stream *s = plat_stream_connect(addr, XM_CONNECT_NS, &st);
     plat_mutex_lock(&tp->mu);
+    tp->in_round = 1;
     if (tp->stop || pe->state != XP_CONNECTING) { /* finalising */
         plat_stream_close(s);
         return;
@@ -208,6 +220,18 @@ static void dial(struct tp_node *tp, unsigned p)
     flush(tp, p);
 }
 
+/* A read from c without the node's mutex: the copy of a large packet
+ * need not hold up the user thread. Only the communicator reads a
+ * connection or frees it, so c stays valid; whether it died meanwhile (a
+ * user thread's failed write) is looked at under the mutex again. */
+static long recv_unlocked(struct tp_node *tp, struct xm_conn *c, void *buf, size_t n)
+{
+    plat_mutex_unlock(&tp->mu);
+    long k = plat_stream_recv(c->s, buf, n, 0);
+    plat_mutex_lock(&tp->mu);
+    return k;
+}
+
 /* Read and dispatch what connection c has. A read that fills less than
  * it asked for has (as good as) drained the socket: the poller, level
  * triggered, reports anything that came since, so no read is spent on
@@ -217,7 +241,8 @@ static void readable(struct tp_node *tp, struct xm_conn *c)
     bool more = true;
     for (int round = 0; round < 8 && more && !c->dead; round++) {
         if (c->dst) { /* a packet's payload, straight into its buffer */
-            long k = plat_stream_recv(c->s, c->dst + c->dhave, c->cur.size - c->dhave, 0);
+            long k = recv_unlocked(tp, c, c->dst + c->dhave, c->cur.size - c->dhave);
+            if (c->dead) return;
             if (k == PLAT_EAGAIN) return;
             if (k <= 0) {
                 tp->bad_frames++; /* ended inside a frame */
@@ -232,7 +257,8 @@ static void readable(struct tp_node *tp, struct xm_conn *c)
             if (!xm_dispatch(tp, c, &c->cur, b)) conn_fail(tp, c, PLAT_EIO);
             continue;
         }
-        long k = plat_stream_recv(c->s, c->rbuf + c->rlen, XM_RBUF - c->rlen, 0);
+        long k = recv_unlocked(tp, c, c->rbuf + c->rlen, XM_RBUF - c->rlen);
+        if (c->dead) return;
         if (k == PLAT_EAGAIN) return;
         if (k <= 0) {
             if (c->rlen) tp->bad_frames++; /* truncated */
@@ -332,6 +358,7 @@ void xm_comm_main(void *arg)
         int n = plat_poller_wait(tp->poller, ev, 32, PLAT_FOREVER);
         plat_mutex_lock(&tp->mu);
         tp->kicked = 0;
+        tp->in_round = 1;
         for (int i = 0; i < n && !tp->stop; i++) {
             if (!ev[i].user) continue; /* the wake-up */
             if (ev[i].user == (void *)&tp->listener) {
@@ -350,6 +377,7 @@ void xm_comm_main(void *arg)
             if (ev[i].bits & (PLAT_POLL_IN | PLAT_POLL_ERR)) readable(tp, c);
         }
         serve_peers(tp);
+        tp->in_round = 0;
         reap(tp);
         plat_event_notify(&tp->ev);
     }

@@ -166,5 +166,9 @@ uint32_t xm_epoch(struct tp_node *tp)
 
 void xm_sleep(struct tp_node *tp, uint32_t epoch, uint64_t timeout_ns)
 {
+    plat_mutex_lock(&tp->mu);
+    bool poll = tp->retrying > 0;
+    plat_mutex_unlock(&tp->mu);
+    if (poll && timeout_ns > XM_RETRY_NS) timeout_ns = XM_RETRY_NS;
     (void)plat_event_wait(&tp->ev, epoch, timeout_ns);
 }

@@ -93,12 +93,12 @@ static mcapi_status_t check(struct tp_node *tp, struct tp_op *op)
                 st = MCAPI_ERR_CHAN_DIRECTION;
             else if (op->kind != TP_CLOSE && k != op->chan * 2u + op->dir)
                 st = MCAPI_ERR_CHAN_INVALID;
-            else if (op->kind == TP_PKT_SEND && op->len > (size_t)e->max_payload)
+            else if (op->kind == TP_PKT_SEND && op->len > (size_t)e->a.max_payload)
                 st = MCAPI_ERR_PKT_SIZE;
         }
         break;
     }
-    if (e && st == MCAPI_SUCCESS) op->timeout = e->timeout;
+    if (e && st == MCAPI_SUCCESS) op->timeout = e->a.timeout;
     plat_mutex_unlock(&tp->mu);
     return st;
 }
@@ -113,13 +113,42 @@ static mcapi_status_t ready(struct tp_node *tp, struct tp_op *op, unsigned p, si
     return xm_peer_ready(tp, p, op->held, XW_HEADER_SIZE + need);
 }
 
+/* A get: a local endpoint is looked up (endp_create wakes a waiting get);
+ * a remote one is asked for (XW_GET), and its owner answers once it exists.
+ * A peer that is not up yet is asked again every XM_RETRY_NS: MCAPI's get
+ * waits for the endpoint, so for its node too (op->held: pending slot + 1,
+ * op->state: 1 asked, 2 waiting to ask again). */
 static mcapi_status_t get(struct tp_node *tp, struct tp_op *op)
 {
-    if (XM_PEER(op->dom, op->node) == tp->self) {
+    unsigned p = XM_PEER(op->dom, op->node);
+    if (p == tp->self) {
         struct xm_ep *e = xm_ep_by_port(tp, op->port);
-        if (!e) return MCAPI_PENDING; /* endp_create wakes us */
+        if (!e) return MCAPI_PENDING;
         e->gets++;
         e->get_src = (uint16_t)tp->self;
+    } else {
+        if (op->state != 1) {
+            uint32_t id;
+            int i = xm_pend_new(tp, p, p, &id);
+            if (i < 0) return MCAPI_PENDING; /* an answer frees one */
+            if (op->state == 2) tp->retrying--;
+            op->state = 1;
+            op->held = (uint32_t)i + 1;
+            tp->pend[i].left = 1;
+            xm_ctl(tp, p, XW_GET, 0, op->port, id, NULL, 0);
+        }
+        struct xm_pend *q = &tp->pend[op->held - 1];
+        if (q->left) return MCAPI_PENDING;
+        mcapi_status_t st = q->st;
+        q->used = 0;
+        op->held = 0;
+        if (st == MCAPI_ERR_TRANSMISSION) { /* not up (yet): ask again later */
+            op->state = 2;
+            tp->retrying++;
+            return MCAPI_PENDING;
+        }
+        op->state = 0;
+        if (st != MCAPI_SUCCESS) return st;
     }
     *op->out_h = xm_h(1, op->dom, op->node, 0, op->port);
     return MCAPI_SUCCESS;
@@ -256,14 +285,12 @@ static mcapi_status_t connect(struct tp_node *tp, struct tp_op *op)
     unsigned sp = XM_PEER(XM_H_DOM(s), XM_H_NODE(s)), rp = XM_PEER(XM_H_DOM(r), XM_H_NODE(r));
     if (!op->state) {
         if (s == r) return MCAPI_ERR_CHAN_CONNECTED;
-        unsigned i = 0;
-        while (i < XM_PENDING && tp->pend[i].used) i++;
-        if (i == XM_PENDING) return MCAPI_PENDING; /* an answer frees one */
-        uint32_t qp = tp->self << 20 | (tp->next_qp++ & 0xfffffu);
+        uint32_t qp;
+        int i = xm_pend_new(tp, sp, rp, &qp);
+        if (i < 0) return MCAPI_PENDING; /* an answer frees one */
         struct xm_pend *q = &tp->pend[i];
-        *q = (struct xm_pend){.id = qp, .used = 1, .st = MCAPI_SUCCESS};
         op->state = 1;
-        op->held = i + 1;
+        op->held = (uint32_t)i + 1;
         /* Local ends first: a refusal here sends nothing. */
         if (sp == tp->self)
             q->st = xm_chan_attach(tp, XM_H_PORT(s), op->chan, TP_SEND, rp, XM_H_PORT(r), qp);
@@ -282,7 +309,7 @@ static mcapi_status_t connect(struct tp_node *tp, struct tp_op *op)
         unsigned ask[2] = {sp, rp};
         for (unsigned k = 0; k < 2 && q->st == MCAPI_SUCCESS; k++) {
             if (ask[k] == tp->self || (k == 1 && rp == sp)) continue;
-            q->peers[q->left++] = (uint16_t)ask[k];
+            q->left++;
             xm_ctl(tp, ask[k], XW_CONNECT, 0, XM_H_PORT(k ? r : s), qp, pl, sizeof pl);
         }
     }
@@ -397,9 +424,11 @@ static mcapi_status_t step(struct tp_node *tp, struct tp_op *op)
 static void abort_(struct tp_node *tp, struct tp_op *op)
 {
     plat_mutex_lock(&tp->mu);
-    if (op->kind == TP_CONNECT && op->state && op->held) {
+    if ((op->kind == TP_CONNECT || op->kind == TP_GET) && op->state == 1 && op->held) {
         tp->pend[op->held - 1].used = 0; /* late answers find nothing */
         op->held = 0;
+    } else if (op->kind == TP_GET && op->state == 2) {
+        tp->retrying--;
     } else if (op->kind == TP_OPEN && op->state) {
         mcapi_status_t st;
         struct xm_ep *e = own(tp, op->h, &st);
@@ -426,13 +455,14 @@ static mcapi_status_t endp_create(struct tp_node *tp, mcapi_port_t port, mcapi_e
         *e = (struct xm_ep){.live = 1,
                             .port = (uint16_t)port,
                             .depth = XM_MSG_DEPTH,
-                            .timeout = MCAPI_TIMEOUT_INFINITE,
-                            .memtype = MCAPI_ENDP_ATTR_LOCAL_MEMORY,
-                            .priority = MCAPI_MAX_PRORITY,
-                            .max_payload = MCAPI_MAX_PKT_SIZE,
+                            .a = {.timeout = MCAPI_TIMEOUT_INFINITE,
+                                  .memtype = MCAPI_ENDP_ATTR_LOCAL_MEMORY,
+                                  .priority = MCAPI_MAX_PRORITY,
+                                  .max_payload = MCAPI_MAX_PKT_SIZE},
                             .cgen = e->cgen};
         *ep = xm_h(1, tp->dom, tp->node, 0, port);
     }
+    if (st == MCAPI_SUCCESS) xm_gets_answer(tp, port);
     plat_mutex_unlock(&tp->mu);
     plat_event_notify(&tp->ev); /* a get of ours may wait for it */
     return st;
@@ -455,20 +485,6 @@ static mcapi_status_t endp_delete(struct tp_node *tp, mcapi_endpoint_t ep)
 static mcapi_status_t endp_release(struct tp_node *tp, mcapi_endpoint_t ep)
 {
     return ep_valid(tp, ep) ? MCAPI_SUCCESS : MCAPI_ERR_ENDP_INVALID;
-}
-
-static mcapi_uint_t status_bits(const struct xm_ep *e)
-{
-    mcapi_uint_t v = 0;
-    if (e->opening) v |= MCAPI_ENDP_ATTR_STATUS_OPEN_PENDING;
-    if (e->cstate == XC_OPEN) v |= MCAPI_ENDP_ATTR_STATUS_OPEN;
-    if (e->cstate != XC_NONE)
-        v |= MCAPI_ENDP_ATTR_STATUS_CONNECTED |
-             (e->ctype == TP_PKT ? MCAPI_ENDP_ATTR_STATUS_PKTCHAN : MCAPI_ENDP_ATTR_STATUS_SCLCHAN)
-                 << 16 |
-             (e->cdir == TP_SEND ? MCAPI_ENDP_ATTR_STATUS_SEND : MCAPI_ENDP_ATTR_STATUS_RECEIVE)
-                 << 16;
-    return v;
 }
 
 static mcapi_status_t attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num,
@@ -503,19 +519,19 @@ static mcapi_status_t attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_ui
                                     : (mcapi_node_t)MCAPI_NODE_INVALID;
             break;
         case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
-            v.i = e->max_payload;
+            v.i = e->a.max_payload;
             break;
         case MCAPI_ENDP_ATTR_BUFFER_TYPE:
             v.u = MCAPI_ENDP_ATTR_FIFO_BUFFER;
             break;
         case MCAPI_ENDP_ATTR_MEMORY_TYPE:
-            v.u = e->memtype;
+            v.u = e->a.memtype;
             break;
         case MCAPI_ENDP_ATTR_NUM_PRIORITIES:
             v.u = 1; /* one FIFO: priorities are carried, not used */
             break;
         case MCAPI_ENDP_ATTR_PRIORITY:
-            v.u = e->priority;
+            v.u = e->a.priority;
             break;
         case MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS: /* frames the output buffer can take */
             v.i = (mcapi_int_t)(XM_OUT_MAX / (XW_HEADER_SIZE + MCAPI_MAX_MSG_SIZE));
@@ -524,10 +540,11 @@ static mcapi_status_t attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_ui
             v.i = e->q.n < e->depth ? (mcapi_int_t)(e->depth - e->q.n) : 0;
             break;
         case MCAPI_ENDP_ATTR_ENDP_STATUS:
-            v.u = status_bits(e);
+            v.u = tp_attr_status(e->opening, e->cstate == XC_OPEN, e->cstate != XC_NONE, e->ctype,
+                                 e->cdir);
             break;
         default: /* MCAPI_ENDP_ATTR_TIMEOUT */
-            v.t = e->timeout;
+            v.t = e->a.timeout;
             break;
         }
         memcpy(attr, &v, tp_attr_size(num));
@@ -545,24 +562,7 @@ static mcapi_status_t attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_ui
     if (e) st = tp_attr_settable(num, attr, size);
     if (st == MCAPI_SUCCESS && num != MCAPI_ENDP_ATTR_TIMEOUT && e->cstate != XC_NONE)
         st = MCAPI_ERR_CHAN_CONNECTED;
-    if (st == MCAPI_SUCCESS) {
-        switch (num) {
-        case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
-            memcpy(&e->max_payload, attr, sizeof e->max_payload);
-            break;
-        case MCAPI_ENDP_ATTR_MEMORY_TYPE:
-            memcpy(&e->memtype, attr, sizeof e->memtype);
-            break;
-        case MCAPI_ENDP_ATTR_PRIORITY:
-            memcpy(&e->priority, attr, sizeof e->priority);
-            break;
-        case MCAPI_ENDP_ATTR_TIMEOUT:
-            memcpy(&e->timeout, attr, sizeof e->timeout);
-            break;
-        default: /* MCAPI_ENDP_ATTR_BUFFER_TYPE: FIFO, as it was */
-            break;
-        }
-    }
+    if (st == MCAPI_SUCCESS) tp_attr_store(&e->a, num, attr);
     plat_mutex_unlock(&tp->mu);
     return st;
 }

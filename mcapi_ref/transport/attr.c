@@ -55,10 +55,10 @@ static void take(struct tp_node *tp, const struct db_endp *e, struct snap *s)
     s->gets = e->gets;
     s->source.domain_id = e->get_dom;
     s->source.node_id = e->get_node;
-    s->max_payload = e->max_payload;
-    s->memtype = e->memtype;
-    s->prio = e->priority;
-    s->timeout = e->timeout;
+    s->max_payload = e->a.max_payload;
+    s->memtype = e->a.memtype;
+    s->prio = e->a.priority;
+    s->timeout = e->a.timeout;
     if (e->opening) s->status |= MCAPI_ENDP_ATTR_STATUS_OPEN_PENDING;
     if (e->chopen) s->status |= MCAPI_ENDP_ATTR_STATUS_OPEN;
     if (e->chan >= 0) {
@@ -137,22 +137,7 @@ mcapi_status_t tp_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
     if (num != MCAPI_ENDP_ATTR_TIMEOUT && e->chan >= 0) {
         st = MCAPI_ERR_CHAN_CONNECTED;
     } else {
-        switch (num) {
-        case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
-            memcpy(&e->max_payload, attr, sizeof e->max_payload);
-            break;
-        case MCAPI_ENDP_ATTR_MEMORY_TYPE:
-            memcpy(&e->memtype, attr, sizeof e->memtype);
-            break;
-        case MCAPI_ENDP_ATTR_PRIORITY:
-            memcpy(&e->priority, attr, sizeof e->priority);
-            break;
-        case MCAPI_ENDP_ATTR_TIMEOUT:
-            memcpy(&e->timeout, attr, sizeof e->timeout);
-            break;
-        default: /* MCAPI_ENDP_ATTR_BUFFER_TYPE: FIFO, as it was */
-            break;
-        }
+        tp_attr_store(&e->a, num, attr);
     }
     drv_shm_unlock(&e->lock);
     return st;

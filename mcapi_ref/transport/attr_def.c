@@ -81,3 +81,36 @@ mcapi_status_t tp_attr_settable(mcapi_uint_t num, const void *attr, size_t size)
         return valid(num, attr) ? MCAPI_SUCCESS : MCAPI_ERR_ATTR_VALUE;
     }
 }
+
+void tp_attr_store(struct tp_attrs *a, mcapi_uint_t num, const void *attr)
+{
+    switch (num) {
+    case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
+        memcpy(&a->max_payload, attr, sizeof a->max_payload);
+        break;
+    case MCAPI_ENDP_ATTR_MEMORY_TYPE:
+        memcpy(&a->memtype, attr, sizeof a->memtype);
+        break;
+    case MCAPI_ENDP_ATTR_PRIORITY:
+        memcpy(&a->priority, attr, sizeof a->priority);
+        break;
+    case MCAPI_ENDP_ATTR_TIMEOUT:
+        memcpy(&a->timeout, attr, sizeof a->timeout);
+        break;
+    default: /* MCAPI_ENDP_ATTR_BUFFER_TYPE: FIFO, as it was */
+        break;
+    }
+}
+
+mcapi_uint_t tp_attr_status(bool opening, bool open, bool connected, unsigned chan, unsigned dir)
+{
+    mcapi_uint_t v = 0;
+    if (opening) v |= MCAPI_ENDP_ATTR_STATUS_OPEN_PENDING;
+    if (open) v |= MCAPI_ENDP_ATTR_STATUS_OPEN;
+    if (connected) /* The second group shares the first's values: the high half (mcapi.h). */
+        v |= MCAPI_ENDP_ATTR_STATUS_CONNECTED |
+             (chan == TP_PKT ? MCAPI_ENDP_ATTR_STATUS_PKTCHAN : MCAPI_ENDP_ATTR_STATUS_SCLCHAN)
+                 << 16 |
+             (dir == TP_SEND ? MCAPI_ENDP_ATTR_STATUS_SEND : MCAPI_ENDP_ATTR_STATUS_RECEIVE) << 16;
+    return v;
+}

@@ -66,7 +66,7 @@ mcapi_status_t tp_chan_connect(struct tp_node *tp, struct tp_op *op)
         st = MCAPI_ERR_ENDP_INVALID;
     else if (s == r || s->chan >= 0 || r->chan >= 0)
         st = MCAPI_ERR_CHAN_CONNECTED;
-    else if (s->max_payload != r->max_payload || s->priority != r->priority)
+    else if (s->a.max_payload != r->a.max_payload || s->a.priority != r->a.priority)
         st = MCAPI_ERR_ATTR_INCOMPATIBLE;
     else {
         while (c < MCAPI_MAX_CHANNELS && db->chan[c].used) c++;

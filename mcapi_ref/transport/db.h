@@ -73,9 +73,7 @@ struct db_endp {
     uint32_t ident; /* the endpoint's handle; 0: the slot is free */
     uint16_t gen;   /* of the slot: a new endpoint here gets a new handle */
     uint16_t port;
-    mcapi_timeout_t timeout; /* attributes */
-    uint32_t memtype, priority;
-    int32_t max_payload;
+    struct tp_attrs a;                /* settable attributes */
     uint32_t gets, get_dom, get_node; /* endpoint_get references */
     int16_t chan;                     /* connected channel, -1 */
     uint8_t dir;                      /* its end: TP_SEND or TP_RECV */

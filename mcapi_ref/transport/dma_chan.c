@@ -73,8 +73,8 @@ mcapi_status_t dt_chan_connect(struct tp_node *tp, struct tp_op *op)
         if (e->c.state != CS_NONE) return MCAPI_ERR_CHAN_CONNECTED;
     }
     if (n[0] == tp->node && n[1] == tp->node &&
-        (tp->ep[p[0]].max_payload != tp->ep[p[1]].max_payload ||
-         tp->ep[p[0]].priority != tp->ep[p[1]].priority))
+        (tp->ep[p[0]].a.max_payload != tp->ep[p[1]].a.max_payload ||
+         tp->ep[p[0]].a.priority != tp->ep[p[1]].a.priority))
         return MCAPI_ERR_ATTR_INCOMPATIBLE;
     for (unsigned d = 0; d < 2; d++) {
         if (n[d] == tp->node) {
@@ -130,7 +130,7 @@ mcapi_status_t dt_chan_open(struct tp_node *tp, struct tp_op *op)
                 return MCAPI_PENDING;
             }
             unsigned depth = c->type == TP_PKT ? tp->pkt_depth : DT_SCL_DEPTH;
-            uint32_t cap = c->type == TP_PKT ? (uint32_t)e->max_payload : 8u;
+            uint32_t cap = c->type == TP_PKT ? (uint32_t)e->a.max_payload : 8u;
             int s = dt_set_new(tp, port, depth, cap);
             if (s < 0) return open_fail(e, op, MCAPI_ERR_MEM_LIMIT);
             dt_unpost(tp, port); /* the internal message buffer gives way */

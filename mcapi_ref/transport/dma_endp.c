@@ -28,10 +28,10 @@ mcapi_status_t dt_endp_create(struct tp_node *tp, mcapi_port_t port, mcapi_endpo
     if (live == MCAPI_MAX_ENDPOINTS) return MCAPI_ERR_MEM_LIMIT;
     struct dt_endp *e = &tp->ep[port];
     e->live = 1;
-    e->timeout = MCAPI_TIMEOUT_INFINITE;
-    e->memtype = MCAPI_ENDP_ATTR_LOCAL_MEMORY | MCAPI_ENDP_ATTR_BLOCK_ON_MEM_LIMIT;
-    e->priority = MCAPI_MAX_PRORITY;
-    e->max_payload = DT_PKT_DEFAULT;
+    e->a.timeout = MCAPI_TIMEOUT_INFINITE;
+    e->a.memtype = MCAPI_ENDP_ATTR_LOCAL_MEMORY | MCAPI_ENDP_ATTR_BLOCK_ON_MEM_LIMIT;
+    e->a.priority = MCAPI_MAX_PRORITY;
+    e->a.max_payload = DT_PKT_DEFAULT;
     e->gets = 0;
     e->qhead = e->qn = 0;
     /* e->c is kept: a CONNECT or HELLO may have come before the endpoint. */
@@ -100,21 +100,6 @@ mcapi_status_t dt_endp_release(struct tp_node *tp, mcapi_endpoint_t ep)
 
 /* ---- attributes --------------------------------------------------------- */
 
-static mcapi_uint_t status_bits(const struct dt_conn *c)
-{
-    mcapi_uint_t v = 0;
-    if (c->opening) v |= MCAPI_ENDP_ATTR_STATUS_OPEN_PENDING;
-    if (c->state == CS_OPEN) v |= MCAPI_ENDP_ATTR_STATUS_OPEN;
-    if (c->state != CS_NONE)
-        /* The second group shares the first's values: the high half (mcapi.h). */
-        v |= MCAPI_ENDP_ATTR_STATUS_CONNECTED |
-             (c->type == TP_PKT ? MCAPI_ENDP_ATTR_STATUS_PKTCHAN : MCAPI_ENDP_ATTR_STATUS_SCLCHAN)
-                 << 16 |
-             (c->dir == TP_SEND ? MCAPI_ENDP_ATTR_STATUS_SEND : MCAPI_ENDP_ATTR_STATUS_RECEIVE)
-                 << 16;
-    return v;
-}
-
 /* The value of attribute num of e (NULL: a virtual node's endpoint). */
 static void value(struct tp_node *tp, const struct dt_endp *e, mcapi_uint_t num, void *out)
 {
@@ -141,19 +126,19 @@ static void value(struct tp_node *tp, const struct dt_endp *e, mcapi_uint_t num,
         v.src.node_id = e && e->gets ? tp->node : (mcapi_node_t)MCAPI_NODE_INVALID;
         break;
     case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
-        v.i = e ? e->max_payload : DT_PKT_DEFAULT;
+        v.i = e ? e->a.max_payload : DT_PKT_DEFAULT;
         break;
     case MCAPI_ENDP_ATTR_BUFFER_TYPE:
         v.u = MCAPI_ENDP_ATTR_FIFO_BUFFER;
         break;
     case MCAPI_ENDP_ATTR_MEMORY_TYPE:
-        v.u = e ? e->memtype : MCAPI_ENDP_ATTR_LOCAL_MEMORY;
+        v.u = e ? e->a.memtype : MCAPI_ENDP_ATTR_LOCAL_MEMORY;
         break;
     case MCAPI_ENDP_ATTR_NUM_PRIORITIES:
         v.u = 1; /* one FIFO per channel: priorities are accepted, not used */
         break;
     case MCAPI_ENDP_ATTR_PRIORITY:
-        v.u = e ? e->priority : MCAPI_MAX_PRORITY;
+        v.u = e ? e->a.priority : MCAPI_MAX_PRORITY;
         break;
     case MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS: /* transfers the engine can still take */
         for (unsigned i = 0; i < DT_SLOTS; i++) v.i += tp->slot[i].state == SL_FREE;
@@ -168,10 +153,12 @@ static void value(struct tp_node *tp, const struct dt_endp *e, mcapi_uint_t num,
         }
         break;
     case MCAPI_ENDP_ATTR_ENDP_STATUS:
-        v.u = c ? status_bits(c) : 0;
+        v.u = c ? tp_attr_status(c->opening, c->state == CS_OPEN, c->state != CS_NONE, c->type,
+                                 c->dir)
+                : 0;
         break;
     default: /* MCAPI_ENDP_ATTR_TIMEOUT */
-        v.t = e ? e->timeout : (mcapi_timeout_t)MCAPI_TIMEOUT_INFINITE;
+        v.t = e ? e->a.timeout : (mcapi_timeout_t)MCAPI_TIMEOUT_INFINITE;
         break;
     }
     memcpy(out, &v, tp_attr_size(num));
@@ -203,22 +190,7 @@ mcapi_status_t dt_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
     mcapi_status_t chk = tp_attr_settable(num, attr, size);
     if (chk != MCAPI_SUCCESS) return chk;
     if (num != MCAPI_ENDP_ATTR_TIMEOUT && e->c.state != CS_NONE) return MCAPI_ERR_CHAN_CONNECTED;
-    switch (num) {
-    case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
-        memcpy(&e->max_payload, attr, sizeof e->max_payload);
-        break;
-    case MCAPI_ENDP_ATTR_MEMORY_TYPE:
-        memcpy(&e->memtype, attr, sizeof e->memtype);
-        break;
-    case MCAPI_ENDP_ATTR_PRIORITY:
-        memcpy(&e->priority, attr, sizeof e->priority);
-        break;
-    case MCAPI_ENDP_ATTR_TIMEOUT:
-        memcpy(&e->timeout, attr, sizeof e->timeout);
-        break;
-    default: /* MCAPI_ENDP_ATTR_BUFFER_TYPE: FIFO, as it was */
-        break;
-    }
+    tp_attr_store(&e->a, num, attr);
     return MCAPI_SUCCESS;
 }
 

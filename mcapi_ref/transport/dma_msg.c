@@ -115,8 +115,8 @@ static mcapi_status_t accel(struct tp_node *tp, struct tp_op *op, struct dt_endp
     int b = dt_buf_get(tp, false);
     if (b < 0 || from->qn == DT_MSG_BUFS) {
         if (b >= 0) dt_buf_put(tp, (unsigned)b);
-        return from->memtype & MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT ? MCAPI_ERR_MEM_LIMIT
-                                                                 : MCAPI_PENDING;
+        return from->a.memtype & MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT ? MCAPI_ERR_MEM_LIMIT
+                                                                   : MCAPI_PENDING;
     }
     plat_work_cycles(tp->xfer_cycles);
     if (!drv_accel_run(tp->map.accel[vn], op->src, dt_buf(tp, (unsigned)b), op->len)) {
@@ -139,7 +139,7 @@ mcapi_status_t dt_msg_send(struct tp_node *tp, struct tp_op *op)
         if (tp->map.kind[n] == DR_ACCEL) return accel(tp, op, from, n);
         int s = dt_slot_get(tp);
         if (s < 0) {
-            if (from->memtype & MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT) return MCAPI_ERR_MEM_LIMIT;
+            if (from->a.memtype & MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT) return MCAPI_ERR_MEM_LIMIT;
             dt_watch(tp, W_SLOT, (unsigned)dt_slot_oldest(tp));
             return MCAPI_PENDING;
         }

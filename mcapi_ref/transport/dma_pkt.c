@@ -175,7 +175,7 @@ mcapi_status_t dt_pkt_send(struct tp_node *tp, struct tp_op *op)
         struct dt_conn *c = &e->c;
         if (c->peer_closed) return MCAPI_ERR_CHAN_NOTOPEN;
         if (op->kind == TP_PKT_SEND && op->len > c->peer_cap) return MCAPI_ERR_PKT_SIZE;
-        bool fail = (e->memtype & MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT) != 0;
+        bool fail = (e->a.memtype & MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT) != 0;
         if (!c->credits) {
             if (fail) return MCAPI_ERR_MEM_LIMIT;
             dt_watch(tp, W_CHAN, tp->ctl); /* a CREDIT comes there */

@@ -20,8 +20,8 @@ static mcapi_status_t check_chan(struct tp_node *tp, struct tp_op *op)
     }
     const struct dt_endp *e = &tp->ep[p];
     if (e->c.state != CS_OPEN) return MCAPI_ERR_CHAN_NOTOPEN;
-    if (op->kind == TP_PKT_SEND && op->len > (size_t)e->max_payload) return MCAPI_ERR_PKT_SIZE;
-    op->timeout = e->timeout;
+    if (op->kind == TP_PKT_SEND && op->len > (size_t)e->a.max_payload) return MCAPI_ERR_PKT_SIZE;
+    op->timeout = e->a.timeout;
     return MCAPI_SUCCESS;
 }
 
@@ -47,7 +47,7 @@ static mcapi_status_t check(struct tp_node *tp, struct tp_op *op)
     default:
         return check_chan(tp, op);
     }
-    op->timeout = dt_own(tp, op->h)->timeout;
+    op->timeout = dt_own(tp, op->h)->a.timeout;
     return MCAPI_SUCCESS;
 }
 

@@ -124,9 +124,7 @@ struct dt_endp {
     uint16_t qlen[DT_MSG_BUFS];
     uint8_t qhead, qn;
     /* Attributes. */
-    mcapi_timeout_t timeout;
-    uint32_t memtype, priority;
-    int32_t max_payload;
+    struct tp_attrs a; /* settable attributes */
     uint32_t gets;
     struct dt_conn c;
 };

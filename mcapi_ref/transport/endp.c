@@ -60,7 +60,7 @@ mcapi_status_t tp_own_check(struct tp_node *tp, mcapi_uint32_t h)
 
 bool tp_endp_fail(const struct db_endp *e)
 {
-    return (e->memtype & MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT) != 0;
+    return (e->a.memtype & MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT) != 0;
 }
 
 /* Drop every queued message (lock held). */
@@ -97,10 +97,10 @@ mcapi_status_t tp_endp_create(struct tp_node *tp, mcapi_port_t port, mcapi_endpo
         e->gen = (uint16_t)((e->gen + 1u) & H_GEN_MASK);
         e->ident = h_make(HK_EP, tp->dom, e->gen, base + i);
         e->port = (uint16_t)port;
-        e->timeout = MCAPI_TIMEOUT_INFINITE;
-        e->memtype = MCAPI_ENDP_ATTR_LOCAL_MEMORY | MCAPI_ENDP_ATTR_BLOCK_ON_MEM_LIMIT;
-        e->priority = MCAPI_MAX_PRORITY;
-        e->max_payload = MCAPI_MAX_PKT_SIZE;
+        e->a.timeout = MCAPI_TIMEOUT_INFINITE;
+        e->a.memtype = MCAPI_ENDP_ATTR_LOCAL_MEMORY | MCAPI_ENDP_ATTR_BLOCK_ON_MEM_LIMIT;
+        e->a.priority = MCAPI_MAX_PRORITY;
+        e->a.max_payload = MCAPI_MAX_PKT_SIZE;
         e->gets = 0;
         e->get_dom = MCAPI_DOMAIN_INVALID;
         e->get_node = MCAPI_NODE_INVALID;

@@ -30,8 +30,8 @@ static mcapi_status_t check_chan(struct tp_node *tp, struct tp_op *op)
     }
     if (st != MCAPI_SUCCESS) return st;
     const struct db_endp *e = &tp->db->endp[s];
-    if (op->kind == TP_PKT_SEND && op->len > (size_t)e->max_payload) return MCAPI_ERR_PKT_SIZE;
-    op->timeout = e->timeout;
+    if (op->kind == TP_PKT_SEND && op->len > (size_t)e->a.max_payload) return MCAPI_ERR_PKT_SIZE;
+    op->timeout = e->a.timeout;
     return MCAPI_SUCCESS;
 }
 
@@ -58,7 +58,7 @@ static mcapi_status_t check(struct tp_node *tp, struct tp_op *op)
     default:
         return check_chan(tp, op);
     }
-    if (st == MCAPI_SUCCESS) op->timeout = tp_own_endp(tp, op->h)->timeout;
+    if (st == MCAPI_SUCCESS) op->timeout = tp_own_endp(tp, op->h)->a.timeout;
     return st;
 }
 

@@ -100,6 +100,20 @@ struct mcapi_transport {
     mcapi_status_t (*pkt_release)(struct tp_node *tp, const void *buf, bool test);
 };
 
+/* The endpoint attributes their owner may set, as every transport keeps
+ * them (MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE, _MEMORY_TYPE, _PRIORITY, _TIMEOUT). */
+struct tp_attrs {
+    mcapi_timeout_t timeout;
+    uint32_t memtype, priority;
+    int32_t max_payload;
+};
+/* Store the value at attr of attribute num, which tp_attr_settable accepted
+ * (MCAPI_ENDP_ATTR_BUFFER_TYPE stays FIFO). */
+void tp_attr_store(struct tp_attrs *a, mcapi_uint_t num, const void *attr);
+/* MCAPI_ENDP_ATTR_ENDP_STATUS of an endpoint from its channel end's state
+ * (chan and dir matter only when connected). */
+mcapi_uint_t tp_attr_status(bool opening, bool open, bool connected, unsigned chan, unsigned dir);
+
 /* What every transport's attributes share (attr_def.c): an endpoint
  * attribute is read or written whole, with exactly the size of its type in
  * mcapi.h. MCAPI_SUCCESS, MCAPI_ERR_ATTR_SIZE, or what an unknown number

@@ -3,14 +3,6 @@
 
 #include <string.h>
 
-const char *dt_name(mcapi_status_t st)
-{
-    static char buf[8][MCAPI_MAX_STATUS_MSG_LEN];
-    static unsigned k;
-    char *b = buf[k++ % 8];
-    return mcapi_display_status(st, b, sizeof buf[0]);
-}
-
 double dt_num(const void *arg, const char *path)
 {
     double v;
@@ -101,62 +93,19 @@ mcapi_endpoint_t dt_get(mcapi_node_t node, mcapi_port_t port)
     return ep;
 }
 
-mcapi_status_t dt_done(mcapi_request_t *r, mcapi_status_t st, size_t *size)
-{
-    if (st != MCAPI_SUCCESS && st != MCAPI_PENDING) return st;
-    size_t n = 0;
-    mcapi_status_t w = 0;
-    mcapi_boolean_t ok = mcapi_wait(r, &n, DT_WAIT_MS, &w);
-    ck_assert_msg(ok == MCAPI_TRUE, "wait: %s", dt_name(w));
-    if (size) *size = n;
-    return w;
-}
-
-static mcapi_uint32_t open_end(int scl, int recv, mcapi_endpoint_t ep)
-{
-    mcapi_uint32_t h = 0;
-    mcapi_request_t r;
-    mcapi_status_t st = 0;
-    if (scl && recv)
-        mcapi_sclchan_recv_open_i(&h, ep, &r, &st);
-    else if (scl)
-        mcapi_sclchan_send_open_i(&h, ep, &r, &st);
-    else if (recv)
-        mcapi_pktchan_recv_open_i(&h, ep, &r, &st);
-    else
-        mcapi_pktchan_send_open_i(&h, ep, &r, &st);
-    DT_EQ_AT(dt_done(&r, st, NULL), MCAPI_SUCCESS, "open %s %s", scl ? "scalar" : "packet",
-             recv ? "receive" : "send");
-    return h;
-}
-
 mcapi_pktchan_send_hndl_t dt_pkt_open_send(mcapi_endpoint_t tx)
 {
-    return open_end(0, 0, tx);
+    return mcx_open(0, 0, tx);
 }
 mcapi_pktchan_recv_hndl_t dt_pkt_open_recv(mcapi_endpoint_t rx)
 {
-    return open_end(0, 1, rx);
+    return mcx_open(0, 1, rx);
 }
 mcapi_sclchan_send_hndl_t dt_scl_open_send(mcapi_endpoint_t tx)
 {
-    return open_end(1, 0, tx);
+    return mcx_open(1, 0, tx);
 }
 mcapi_sclchan_recv_hndl_t dt_scl_open_recv(mcapi_endpoint_t rx)
 {
-    return open_end(1, 1, rx);
-}
-
-void dt_fill(void *p, size_t n, unsigned seed)
-{
-    uint8_t *b = p;
-    for (size_t i = 0; i < n; i++) b[i] = (uint8_t)(seed * 131u + i * 7u + (i >> 8));
-}
-
-size_t dt_bad(const void *p, size_t n, unsigned seed)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++)
-        if (b[i] != (uint8_t)(seed * 131u + i * 7u + (i >> 8))) return i;
-    return n;
+    return mcx_open(1, 1, rx);
 }

@@ -13,6 +13,7 @@
 #define IPCSIM_TESTS_DT_H
 
 #include "harness.h"
+#include "mcx.h"
 #include "ipcsim/plat.h"
 #include "mcapi.h"
 
@@ -27,19 +28,17 @@
 #define DT_PORTS_IDEAL 7 /* 8 channels, one node per core: control + 7 ports */
 #define DT_MAX_ROUTES 8
 
-const char *dt_name(mcapi_status_t st);
-
 #define DT_EQ(st, want)                                                                            \
     do {                                                                                           \
         mcapi_status_t dt_s_ = (st), dt_w_ = (want);                                               \
-        ck_assert_msg(dt_s_ == dt_w_, "status %s, expected %s", dt_name(dt_s_), dt_name(dt_w_));   \
+        ck_assert_msg(dt_s_ == dt_w_, "status %s, expected %s", mcx_name(dt_s_), mcx_name(dt_w_)); \
     } while (0)
 
 #define DT_EQ_AT(st, want, fmt, ...)                                                               \
     do {                                                                                           \
         mcapi_status_t dt_s_ = (st), dt_w_ = (want);                                               \
-        ck_assert_msg(dt_s_ == dt_w_, "status %s, expected %s (" fmt ")", dt_name(dt_s_),          \
-                      dt_name(dt_w_), __VA_ARGS__);                                                \
+        ck_assert_msg(dt_s_ == dt_w_, "status %s, expected %s (" fmt ")", mcx_name(dt_s_),         \
+                      mcx_name(dt_w_), __VA_ARGS__);                                               \
     } while (0)
 
 static inline bool dt_sim(const void *arg)
@@ -69,17 +68,11 @@ mcapi_endpoint_t dt_get(mcapi_node_t node, mcapi_port_t port);
 void dt_set_timeout(mcapi_endpoint_t ep, mcapi_timeout_t ms);
 void dt_set_memtype(mcapi_endpoint_t ep, mcapi_endp_attr_memory_type_t t);
 
-/* The final status of an _i call (waiting up to DT_WAIT_MS). */
-mcapi_status_t dt_done(mcapi_request_t *r, mcapi_status_t st, size_t *size);
-
 /* Channel ends whose other end another node opens at the same time. */
 mcapi_pktchan_send_hndl_t dt_pkt_open_send(mcapi_endpoint_t tx);
 mcapi_pktchan_recv_hndl_t dt_pkt_open_recv(mcapi_endpoint_t rx);
 mcapi_sclchan_send_hndl_t dt_scl_open_send(mcapi_endpoint_t tx);
 mcapi_sclchan_recv_hndl_t dt_scl_open_recv(mcapi_endpoint_t rx);
-
-void dt_fill(void *p, size_t n, unsigned seed);
-size_t dt_bad(const void *p, size_t n, unsigned seed);
 
 static inline void dt_put(int word, uint64_t v)
 {

@@ -36,15 +36,15 @@ static void exchange(mcapi_node_t me)
     if (me == 0) {
         st = 0;
         mcapi_pktchan_connect_i(pe, dt_get(1, 1), &r, &st);
-        DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
         st = 0;
         mcapi_sclchan_connect_i(dt_get(1, 2), se, &r, &st);
-        DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
         mcapi_pktchan_send_hndl_t ph = dt_pkt_open_send(pe);
         mcapi_sclchan_recv_hndl_t sh = dt_scl_open_recv(se);
         uint8_t b[512];
         for (unsigned i = 0; i < 20; i++) {
-            dt_fill(b, sizeof b, i);
+            mcx_fill(b, sizeof b, i);
             st = 0;
             mcapi_pktchan_send(ph, b, sizeof b, &st);
             DT_EQ(st, MCAPI_SUCCESS);
@@ -61,7 +61,7 @@ static void exchange(mcapi_node_t me)
             st = 0;
             mcapi_pktchan_recv(ph, &p, &n, &st);
             DT_EQ(st, MCAPI_SUCCESS);
-            ck_assert_uint_eq(dt_bad(p, n, i), n);
+            ck_assert_uint_eq(mcx_bad(p, n, i), n);
             total += n;
             mcapi_pktchan_release(p, &st);
         }
@@ -165,7 +165,7 @@ static void case_accel(void *arg)
     for (size_t i = 0; i < HARNESS_COUNT(sizes); i++) {
         size_t n = sizes[i];
         mcapi_endpoint_t vep = dt_get(VNODE, (mcapi_port_t)(i * 100));
-        dt_fill(in, n, (unsigned)(i + 10 * (unsigned)me));
+        mcx_fill(in, n, (unsigned)(i + 10 * (unsigned)me));
         st = 0;
         mcapi_msg_send(ep, vep, in, n, 0, &st);
         DT_EQ_AT(st, MCAPI_SUCCESS, "%zu bytes", n);
@@ -182,7 +182,7 @@ static void case_accel(void *arg)
     mcapi_request_t q;
     st = 0;
     mcapi_pktchan_connect_i(ep, vep, &q, &st);
-    DT_EQ(dt_done(&q, st, NULL), MCAPI_ERR_ATTR_INCOMPATIBLE);
+    DT_EQ(mcx_done(&q, st, NULL), MCAPI_ERR_ATTR_INCOMPATIBLE);
     char b[4];
     size_t n;
     st = 0;

@@ -22,7 +22,7 @@ static void case_sizes(void *arg)
     for (size_t i = 0; i < HARNESS_COUNT(sizes); i++) {
         size_t n = sizes[i];
         if (me == 0) {
-            dt_fill(buf, n, (unsigned)i);
+            mcx_fill(buf, n, (unsigned)i);
             st = 0;
             mcapi_msg_send(ep, peer, buf, n, 0, &st);
             DT_EQ_AT(st, MCAPI_SUCCESS, "send %zu bytes", n);
@@ -31,9 +31,9 @@ static void case_sizes(void *arg)
             st = 0;
             mcapi_msg_recv_i(ep, buf, MCAPI_MAX_MSG_SIZE, &r, &st);
             got = 9999;
-            DT_EQ_AT(dt_done(&r, st, &got), MCAPI_SUCCESS, "echo of %zu bytes", n);
+            DT_EQ_AT(mcx_done(&r, st, &got), MCAPI_SUCCESS, "echo of %zu bytes", n);
             ck_assert_uint_eq(got, n);
-            ck_assert_uint_eq(dt_bad(buf, n, (unsigned)i + 100), n);
+            ck_assert_uint_eq(mcx_bad(buf, n, (unsigned)i + 100), n);
         } else {
             memset(buf, 0, MCAPI_MAX_MSG_SIZE + 16);
             st = 0;
@@ -41,13 +41,13 @@ static void case_sizes(void *arg)
             mcapi_msg_recv(ep, buf, MCAPI_MAX_MSG_SIZE + 16, &got, &st);
             DT_EQ_AT(st, MCAPI_SUCCESS, "recv %zu bytes", n);
             ck_assert_uint_eq(got, n);
-            ck_assert_uint_eq(dt_bad(buf, n, (unsigned)i), n);
+            ck_assert_uint_eq(mcx_bad(buf, n, (unsigned)i), n);
             ck_assert_uint_eq(buf[n], 0);
-            dt_fill(buf, n, (unsigned)i + 100);
+            mcx_fill(buf, n, (unsigned)i + 100);
             mcapi_request_t r;
             st = 0;
             mcapi_msg_send_i(ep, peer, buf, n, 7, &r, &st);
-            DT_EQ_AT(dt_done(&r, st, NULL), MCAPI_SUCCESS, "send_i %zu bytes", n);
+            DT_EQ_AT(mcx_done(&r, st, NULL), MCAPI_SUCCESS, "send_i %zu bytes", n);
         }
     }
     if (me == 0) {
@@ -86,17 +86,17 @@ static void case_zero_copy(void *arg)
             DT_EQ(st, MCAPI_PENDING);
             harness_barrier(); /* posted */
             harness_barrier(); /* sent */
-            ck_assert_msg(dt_bad(buf[1], 200, round) == 200,
+            ck_assert_msg(mcx_bad(buf[1], 200, round) == 200,
                           "round %u: the DMA did not write the posted buffer", round);
             ck_assert_uint_eq(buf[1][200], 0xEE);
             size_t n = 0;
-            DT_EQ(dt_done(&r, st, &n), MCAPI_SUCCESS);
+            DT_EQ(mcx_done(&r, st, &n), MCAPI_SUCCESS);
             ck_assert_uint_eq(n, 200);
         }
     } else {
         mcapi_endpoint_t peer = dt_get(1, 4);
         for (unsigned round = 0; round < 3; round++) {
-            dt_fill(buf[0], 200, round);
+            mcx_fill(buf[0], 200, round);
             harness_barrier();
             mcapi_status_t st = 0;
             mcapi_msg_send(ep, peer, buf[0], 200, 0, &st); /* returns once written there */
@@ -127,7 +127,7 @@ static void case_late(void *arg)
     size_t n;
     if (me == 0) {
         for (unsigned p = 0; p < PORTS; p++) { /* one each while node 1 is idle */
-            dt_fill(m, 10 + p, p);
+            mcx_fill(m, 10 + p, p);
             st = 0;
             mcapi_msg_send(ep[0], dt_get(1, p + 1), m, 10 + p, 0, &st);
             DT_EQ_AT(st, MCAPI_SUCCESS, "port %u", p + 1);
@@ -136,7 +136,7 @@ static void case_late(void *arg)
         harness_barrier();
         mcapi_endpoint_t q = dt_get(1, 1);
         for (unsigned i = 0; i < N; i++) { /* node 1 now waits on its last port */
-            dt_fill(m, sizeof m - i, i);
+            mcx_fill(m, sizeof m - i, i);
             st = 0;
             mcapi_msg_send(ep[0], q, m, sizeof m - i, 0, &st);
             DT_EQ_AT(st, MCAPI_SUCCESS, "message %u", i);
@@ -155,7 +155,7 @@ static void case_late(void *arg)
             mcapi_msg_recv(ep[p], m, sizeof m, &n, &st);
             DT_EQ_AT(st, MCAPI_SUCCESS, "port %u", p + 1);
             ck_assert_uint_eq(n, 10 + p);
-            ck_assert_uint_eq(dt_bad(m, n, p), n);
+            ck_assert_uint_eq(mcx_bad(m, n, p), n);
         }
         harness_barrier();
         st = 0;
@@ -170,7 +170,7 @@ static void case_late(void *arg)
             mcapi_msg_recv(ep[0], m, sizeof m, &n, &st);
             DT_EQ_AT(st, MCAPI_SUCCESS, "message %u", i);
             ck_assert_uint_eq(n, sizeof m - i);
-            ck_assert_uint_eq(dt_bad(m, n, i), n);
+            ck_assert_uint_eq(mcx_bad(m, n, i), n);
         }
         st = 0;
         ck_assert_uint_eq(mcapi_msg_available(ep[0], &st), 0);
@@ -194,7 +194,7 @@ static void case_truncated(void *arg)
         mcapi_endpoint_t peer = dt_get(1, 1);
         for (unsigned i = 0; i < 3; i++) {
             harness_barrier();
-            dt_fill(big, sizeof big, i);
+            mcx_fill(big, sizeof big, i);
             st = 0;
             mcapi_msg_send(ep, peer, big, i == 2 ? sizeof small : sizeof big, 0, &st);
             DT_EQ(st, MCAPI_SUCCESS);
@@ -212,14 +212,14 @@ static void case_truncated(void *arg)
             harness_barrier();
             if (i == 0) {
                 n = 0;
-                DT_EQ(dt_done(&r, st, &n), MCAPI_ERR_MSG_TRUNCATED);
+                DT_EQ(mcx_done(&r, st, &n), MCAPI_ERR_MSG_TRUNCATED);
             } else {
                 st = 0;
                 mcapi_msg_recv(ep, small, sizeof small, &n, &st);
                 DT_EQ_AT(st, i == 1 ? MCAPI_ERR_MSG_TRUNCATED : MCAPI_SUCCESS, "message %u", i);
             }
             ck_assert_uint_eq(n, sizeof small);
-            ck_assert_uint_eq(dt_bad(small, sizeof small, i), sizeof small);
+            ck_assert_uint_eq(mcx_bad(small, sizeof small, i), sizeof small);
         }
         st = 0;
         ck_assert_uint_eq(mcapi_msg_available(ep, &st), 0);
@@ -243,7 +243,7 @@ static void case_many(void *arg)
         uint8_t m[300];
         for (unsigned i = 0; i < N; i++) {
             size_t len = 4 + (i * 37u + (unsigned)me * 11u) % 290;
-            dt_fill(m, len, i * 4 + (unsigned)me);
+            mcx_fill(m, len, i * 4 + (unsigned)me);
             memcpy(m, &i, sizeof i);
             m[4] = (uint8_t)me;
             st = 0;
@@ -253,7 +253,7 @@ static void case_many(void *arg)
             } else {
                 mcapi_request_t r;
                 mcapi_msg_send_i(ep, to, m, len, 0, &r, &st);
-                DT_EQ_AT(dt_done(&r, st, NULL), MCAPI_SUCCESS, "message %u", i);
+                DT_EQ_AT(mcx_done(&r, st, NULL), MCAPI_SUCCESS, "message %u", i);
             }
         }
     } else {
@@ -267,7 +267,7 @@ static void case_many(void *arg)
             } else {
                 mcapi_request_t r;
                 mcapi_msg_recv_i(ep, m, sizeof m, &r, &st);
-                st = dt_done(&r, st, &n);
+                st = mcx_done(&r, st, &n);
             }
             DT_EQ_AT(st, MCAPI_SUCCESS, "receive %u", k);
             unsigned i, from = m[4];
@@ -280,7 +280,7 @@ static void case_many(void *arg)
             ck_assert_uint_eq(n, len);
             m[0] = m[1] = m[2] = m[3] = m[4] = 0;
             uint8_t want[300];
-            dt_fill(want, len, i * 4 + from);
+            mcx_fill(want, len, i * 4 + from);
             ck_assert_msg(memcmp(m + 5, want + 5, len - 5) == 0, "receive %u: bytes differ", k);
         }
     }
@@ -339,7 +339,7 @@ static void case_loopback(void *arg)
     st = 0;
     mcapi_msg_send(b, a, m, 3, 0, &st);
     DT_EQ(st, MCAPI_SUCCESS);
-    DT_EQ(dt_done(&r, MCAPI_PENDING, &n), MCAPI_SUCCESS);
+    DT_EQ(mcx_done(&r, MCAPI_PENDING, &n), MCAPI_SUCCESS);
     ck_assert_uint_eq(n, 3);
     dt_fini();
 }

@@ -41,9 +41,9 @@ static void case_static(void *arg)
         mcapi_request_t req;
         st = 0;
         mcapi_msg_send_i(ep, far, msg, sizeof msg, 0, &req, &st);
-        ck_assert_msg(st == MCAPI_PENDING || st == MCAPI_SUCCESS, "send_i: %s", dt_name(st));
+        ck_assert_msg(st == MCAPI_PENDING || st == MCAPI_SUCCESS, "send_i: %s", mcx_name(st));
         harness_barrier(); /* node 1 starts now */
-        DT_EQ(dt_done(&req, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&req, st, NULL), MCAPI_SUCCESS);
         harness_barrier();
     } else {
         harness_barrier();

@@ -18,7 +18,7 @@ static void send_stream(mcapi_pktchan_send_hndl_t h, unsigned first, unsigned n)
     uint8_t *b = malloc(4096);
     ck_assert_ptr_nonnull(b);
     for (unsigned i = first; i < first + n; i++) {
-        dt_fill(b, pkt_len(i), i);
+        mcx_fill(b, pkt_len(i), i);
         mcapi_status_t st = 0;
         mcapi_pktchan_send(h, b, pkt_len(i), &st);
         DT_EQ_AT(st, MCAPI_SUCCESS, "packet %u", i);
@@ -36,7 +36,7 @@ static void recv_stream(mcapi_pktchan_recv_hndl_t h, unsigned first, unsigned n)
         mcapi_pktchan_recv(h, &p, &got, &st);
         DT_EQ_AT(st, MCAPI_SUCCESS, "packet %u", i);
         ck_assert_uint_eq(got, pkt_len(i));
-        ck_assert_msg(dt_bad(p, got, i) == got, "packet %u: bytes differ", i);
+        ck_assert_msg(mcx_bad(p, got, i) == got, "packet %u: bytes differ", i);
         st = 0;
         mcapi_pktchan_release(p, &st);
         DT_EQ(st, MCAPI_SUCCESS);
@@ -58,7 +58,7 @@ static void case_stream(void *arg)
     if (me == 0) {
         st = 0;
         mcapi_pktchan_connect_i(ep, dt_get(1, 1), &r, &st);
-        DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
         mcapi_pktchan_send_hndl_t h = dt_pkt_open_send(ep);
         mcapi_endp_attr_type_t t = 0;
         st = 0;
@@ -71,7 +71,7 @@ static void case_stream(void *arg)
         DT_EQ(st, MCAPI_ERR_PKT_SIZE);
         st = 0;
         mcapi_pktchan_send_close_i(h, &r, &st);
-        DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
         st = 0;
         mcapi_pktchan_send(h, "x", 1, &st);
         DT_EQ(st, MCAPI_ERR_CHAN_NOTOPEN);
@@ -87,7 +87,7 @@ static void case_stream(void *arg)
         DT_EQ(st, MCAPI_ERR_CHAN_NOTOPEN);
         st = 0;
         mcapi_pktchan_recv_close_i(h, &r, &st);
-        DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
     }
     harness_barrier();
     dt_fini();
@@ -107,26 +107,26 @@ static void flow(unsigned depth)
     if (me == 0) {
         st = 0;
         mcapi_pktchan_connect_i(ep, dt_get(1, 2), &r, &st);
-        DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
         mcapi_pktchan_send_hndl_t h = dt_pkt_open_send(ep);
         static uint8_t b[N][64];
         mcapi_request_t req[N];
         for (unsigned i = 0; i < N; i++) {
-            dt_fill(b[i], sizeof b[i], i);
+            mcx_fill(b[i], sizeof b[i], i);
             st = 0;
             mcapi_pktchan_send_i(h, b[i], sizeof b[i], &req[i], &st);
             ck_assert_msg(st == MCAPI_SUCCESS || st == MCAPI_PENDING, "send_i %u: %s", i,
-                          dt_name(st));
+                          mcx_name(st));
         }
         harness_barrier(); /* the receiver holds depth */
         harness_barrier(); /* it has seen nothing more come */
         for (unsigned i = 0; i < N; i++)
-            DT_EQ_AT(dt_done(&req[i], MCAPI_PENDING, NULL), MCAPI_SUCCESS, "send %u", i);
+            DT_EQ_AT(mcx_done(&req[i], MCAPI_PENDING, NULL), MCAPI_SUCCESS, "send %u", i);
         harness_barrier();                     /* everything was received and released */
         for (unsigned i = 0; i < depth; i++) { /* as many as the receiver has buffers */
             st = 0;
             mcapi_pktchan_send_i(h, b[i], sizeof b[i], &req[i], &st);
-            DT_EQ_AT(dt_done(&req[i], st, NULL), MCAPI_SUCCESS, "send %u", i);
+            DT_EQ_AT(mcx_done(&req[i], st, NULL), MCAPI_SUCCESS, "send %u", i);
         }
         harness_barrier(); /* the receiver holds them all */
         dt_set_timeout(ep, DT_SHORT_MS);
@@ -144,7 +144,7 @@ static void flow(unsigned depth)
             st = 0;
             mcapi_pktchan_recv(h, &held[i], &got, &st);
             DT_EQ_AT(st, MCAPI_SUCCESS, "packet %u", i);
-            ck_assert_uint_eq(dt_bad(held[i], got, i), 64);
+            ck_assert_uint_eq(mcx_bad(held[i], got, i), 64);
         }
         harness_barrier();
         mcapi_request_t rr;
@@ -166,10 +166,10 @@ static void flow(unsigned depth)
                 st = 0;
                 mcapi_pktchan_recv_i(h, &held[i], &rr, &st);
             }
-            DT_EQ_AT(dt_done(&rr, i > depth ? st : MCAPI_PENDING, &n), MCAPI_SUCCESS, "packet %u",
+            DT_EQ_AT(mcx_done(&rr, i > depth ? st : MCAPI_PENDING, &n), MCAPI_SUCCESS, "packet %u",
                      i);
             ck_assert_uint_eq(n, 64);
-            ck_assert_msg(dt_bad(held[i], n, i) == 64, "packet %u: bytes differ", i);
+            ck_assert_msg(mcx_bad(held[i], n, i) == 64, "packet %u: bytes differ", i);
         }
         for (unsigned i = N - depth; i < N; i++) {
             st = 0;
@@ -225,7 +225,7 @@ static void case_third(void *arg)
     if (me == 2) {
         st = 0;
         mcapi_pktchan_connect_i(dt_get(0, 3), dt_get(1, 4), &r, &st);
-        DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
         harness_barrier();
         harness_barrier();
         harness_barrier();
@@ -245,7 +245,7 @@ static void case_third(void *arg)
         DT_EQ(st, MCAPI_ERR_CHAN_NOTOPEN);
         st = 0;
         mcapi_pktchan_send_close_i(h, &r, &st);
-        DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
     } else {
         mcapi_endpoint_t ep = dt_ep(4);
         harness_barrier();
@@ -254,7 +254,7 @@ static void case_third(void *arg)
         harness_barrier();
         st = 0;
         mcapi_pktchan_recv_close_i(h, &r, &st);
-        DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
         harness_barrier();
     }
     harness_barrier();
@@ -278,7 +278,7 @@ static void case_reconnect(void *arg)
         if (me == 0) {
             st = 0;
             mcapi_pktchan_connect_i(ep, dt_get(1, 1), &r, &st);
-            DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+            DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
             mcapi_pktchan_send_hndl_t h = dt_pkt_open_send(ep);
             send_stream(h, round * 100, 10);
             /* Two more the receiver will not take before it closes. */
@@ -287,18 +287,18 @@ static void case_reconnect(void *arg)
             for (unsigned i = 0; i < 2; i++) {
                 st = 0;
                 mcapi_pktchan_send_i(h, b[i], sizeof b[i], &q[i], &st);
-                ck_assert_msg(st == MCAPI_SUCCESS || st == MCAPI_PENDING, "%s", dt_name(st));
+                ck_assert_msg(st == MCAPI_SUCCESS || st == MCAPI_PENDING, "%s", mcx_name(st));
             }
             harness_barrier();
             harness_barrier(); /* the receiver closed */
             for (unsigned i = 0; i < 2; i++) {
-                mcapi_status_t s2 = dt_done(&q[i], MCAPI_PENDING, NULL);
+                mcapi_status_t s2 = mcx_done(&q[i], MCAPI_PENDING, NULL);
                 ck_assert_msg(s2 == MCAPI_SUCCESS || s2 == MCAPI_ERR_CHAN_NOTOPEN, "%s",
-                              dt_name(s2));
+                              mcx_name(s2));
             }
             st = 0;
             mcapi_pktchan_send_close_i(h, &r, &st);
-            DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+            DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
             st = 0;
             mcapi_pktchan_send(h, "x", 1, &st);
             DT_EQ(st, MCAPI_ERR_CHAN_NOTOPEN);
@@ -311,7 +311,7 @@ static void case_reconnect(void *arg)
             harness_barrier();
             st = 0;
             mcapi_pktchan_recv_close_i(h, &r, &st);
-            DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+            DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
             void *p;
             size_t n;
             st = 0;
@@ -338,17 +338,17 @@ static void case_local(void *arg)
     mcapi_status_t st = 0;
     mcapi_request_t r, ro[2];
     mcapi_pktchan_connect_i(tx, rx, &r, &st);
-    DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+    DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
     mcapi_pktchan_send_hndl_t sh = 0;
     mcapi_pktchan_recv_hndl_t rh = 0;
     mcapi_status_t s1 = 0, s2 = 0;
     mcapi_pktchan_send_open_i(&sh, tx, &ro[0], &s1);
     mcapi_pktchan_recv_open_i(&rh, rx, &ro[1], &s2);
-    DT_EQ(dt_done(&ro[0], s1, NULL), MCAPI_SUCCESS);
-    DT_EQ(dt_done(&ro[1], s2, NULL), MCAPI_SUCCESS);
+    DT_EQ(mcx_done(&ro[0], s1, NULL), MCAPI_SUCCESS);
+    DT_EQ(mcx_done(&ro[1], s2, NULL), MCAPI_SUCCESS);
     for (unsigned i = 0; i < 30; i++) {
         uint8_t b[100];
-        dt_fill(b, sizeof b, i);
+        mcx_fill(b, sizeof b, i);
         st = 0;
         mcapi_request_t q;
         mcapi_pktchan_send_i(sh, b, sizeof b, &q, &st);
@@ -357,9 +357,9 @@ static void case_local(void *arg)
         mcapi_status_t rs = 0;
         mcapi_pktchan_recv(rh, &p, &n, &rs);
         DT_EQ_AT(rs, MCAPI_SUCCESS, "packet %u", i);
-        DT_EQ(dt_done(&q, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&q, st, NULL), MCAPI_SUCCESS);
         ck_assert_uint_eq(n, sizeof b);
-        ck_assert_uint_eq(dt_bad(p, n, i), n);
+        ck_assert_uint_eq(mcx_bad(p, n, i), n);
         rs = 0;
         mcapi_pktchan_release(p, &rs);
         DT_EQ(rs, MCAPI_SUCCESS);

@@ -42,7 +42,7 @@ static void case_timeouts(void *arg)
         DT_EQ(w, MCAPI_TIMEOUT);
         harness_barrier(); /* now node 0 sends "one" */
         n = 0;
-        DT_EQ(dt_done(&r, MCAPI_PENDING, &n), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, MCAPI_PENDING, &n), MCAPI_SUCCESS);
         ck_assert_uint_eq(n, 4);
         ck_assert_str_eq(buf, "one");
 
@@ -153,7 +153,7 @@ static void case_open_wait(void *arg)
     if (me == 0) {
         st = 0;
         mcapi_pktchan_connect_i(ep, dt_get(1, 2), &r, &st);
-        DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
         mcapi_pktchan_send_hndl_t h = 0;
         st = 0;
         mcapi_pktchan_send_open_i(&h, ep, &r, &st);

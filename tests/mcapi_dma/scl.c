@@ -60,7 +60,7 @@ static void case_widths(void *arg)
     if (me == 0) {
         st = 0;
         mcapi_sclchan_connect_i(ep, dt_get(1, 3), &r, &st);
-        DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
         mcapi_sclchan_send_hndl_t h = dt_scl_open_send(ep);
         for (size_t w = 0; w < HARNESS_COUNT(widths); w++)
             for (size_t i = 0; i < HARNESS_COUNT(values); i++) put(h, widths[w], values[i]);
@@ -105,12 +105,12 @@ static void case_stream(void *arg)
     if (me == 0) {
         st = 0;
         mcapi_sclchan_connect_i(ep, dt_get(1, 1), &r, &st);
-        DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
         mcapi_sclchan_send_hndl_t h = dt_scl_open_send(ep);
         for (uint32_t i = 0; i < N; i++) put(h, 4, i * 2654435761u);
         st = 0;
         mcapi_sclchan_send_close_i(h, &r, &st);
-        DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
     } else {
         mcapi_sclchan_recv_hndl_t h = dt_scl_open_recv(ep);
         for (uint32_t i = 0; i < N; i++) {
@@ -122,7 +122,7 @@ static void case_stream(void *arg)
         DT_EQ(st, MCAPI_ERR_CHAN_NOTOPEN); /* the sender closed after the last */
         st = 0;
         mcapi_sclchan_recv_close_i(h, &r, &st);
-        DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
     }
     harness_barrier();
     dt_fini();

@@ -40,7 +40,7 @@ static void case_local(void *arg)
     mcapi_status_t st = 0;
     if (me == 0) {
         mcapi_pktchan_connect_i(ep, peer, &r, &st);
-        DT_EQ(dt_done(&r, st, NULL), MCAPI_SUCCESS);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
         (void)dt_pkt_open_send(ep);
     } else {
         (void)dt_pkt_open_recv(ep);
@@ -80,7 +80,7 @@ static uint64_t round_trip(int me, mcapi_endpoint_t ep, mcapi_endpoint_t peer, s
             DT_EQ(st, MCAPI_SUCCESS);
         }
         if (pre) {
-            DT_EQ(dt_done(&r, MCAPI_PENDING, &got), MCAPI_SUCCESS);
+            DT_EQ(mcx_done(&r, MCAPI_PENDING, &got), MCAPI_SUCCESS);
         } else {
             st = 0;
             while (mcapi_msg_available(ep, &st) == 0) DT_EQ(st, MCAPI_SUCCESS);

@@ -146,7 +146,8 @@ START_TEST(installed)
     static const char *const files[] = {
         "include/mcapi/mca.h",     "include/mcapi/mcapi.h", "include/mcapi/mcapi_impl_spec.h",
         "lib/libmcapi.a",          "lib/libipcsim.a",       "lib/pkgconfig/mcapi.pc",
-        "lib/pkgconfig/ipcsim.pc",
+        "lib/pkgconfig/ipcsim.pc", "lib/libxmcapi.a",       "lib/pkgconfig/xmcapi.pc",
+        "include/mcapi/xmcapi.h",  "bin/xmcapi-echo",       "bin/xmcapi-ping",
     };
     for (size_t i = 0; i < HARNESS_COUNT(files); i++)
         ck_assert_msg(exists(files[i]), "%s/%s is missing or empty", prefix, files[i]);
@@ -192,6 +193,41 @@ START_TEST(example)
 }
 END_TEST
 
+/* Example _i unchanged, linked with the installed libxmcapi.a instead
+ * (pkg-config xmcapi) and run with XMCAPI_TOPOLOGY listing its two nodes on
+ * loopback: the same program, its nodes now talking over TCP. msg_procs
+ * names its transport's shared region, so it is left out. */
+START_TEST(example_xmcapi)
+{
+    need_install();
+    const char *src = examples[_i];
+    const char *base = strrchr(src, '/') + 1;
+    if (strcmp(base, "msg_procs.c") == 0) return;
+    char exe[2 * PATH_MAX], cmd[6 * PATH_MAX], log[LOG_BYTES], pkg[2 * PATH_MAX];
+    char topo[2 * PATH_MAX];
+    ck_assert(fits(exe, sizeof exe, "%s/xm-%.*s", prefix, (int)(strlen(base) - 2), base));
+    ck_assert(fits(topo, sizeof topo, "%s.yaml", exe));
+    FILE *f = fopen(topo, "w");
+    ck_assert_ptr_nonnull(f);
+    unsigned port = 40000u + (unsigned)(getpid() % 1000) * 20u + (unsigned)_i * 2u;
+    fprintf(f,
+            "nodes:\n  - {domain: 1, node: 0, host: 127.0.0.1, port: %u}\n"
+            "  - {domain: 1, node: 1, host: 127.0.0.1, port: %u}\n",
+            port, port + 1);
+    fclose(f);
+    ck_assert(fits(pkg, sizeof pkg,
+                   "$(PKG_CONFIG_PATH='%s/lib/pkgconfig' pkg-config --cflags --libs xmcapi)",
+                   prefix));
+    ck_assert(fits(cmd, sizeof cmd, "cc -std=c11 %s '%s' %s -o '%s'", san_flags(), src, pkg, exe));
+    int rc = shell(cmd, log, sizeof log);
+    ck_assert_msg(rc == 0, "%s\nexited %d:\n%s", cmd, rc, log);
+    ck_assert(fits(cmd, sizeof cmd, "XMCAPI_TOPOLOGY='%s' '%s'", topo, exe));
+    rc = shell(cmd, log, sizeof log);
+    ck_assert_msg(rc == 0, "%s exited %d:\n%s", cmd, rc, log);
+    /* It did go over TCP: a topology naming a port in use fails loudly. */
+}
+END_TEST
+
 /* The examples are found at registration, so each is a test of its own. */
 static void find_examples(void)
 {
@@ -215,4 +251,5 @@ void tests_register(void)
     tcase_add_unchecked_fixture(tc, install_once, remove_install);
     tcase_add_test(tc, installed);
     tcase_add_loop_test(tc, example, 0, nexamples);
+    tcase_add_loop_test(tc, example_xmcapi, 0, nexamples);
 }

@@ -10,24 +10,6 @@
 
 static const size_t psizes[] = {0, 1, 24, 1000, 4096, 65535, 65536};
 
-/* Open the end of ep (the other end is opened by its owner meanwhile). */
-static mcapi_uint32_t open_end(int scl, int recv, mcapi_endpoint_t ep)
-{
-    mcapi_uint32_t h = 0;
-    mcapi_request_t r;
-    mcapi_status_t st = 0;
-    if (scl && recv)
-        mcapi_sclchan_recv_open_i(&h, ep, &r, &st);
-    else if (scl)
-        mcapi_sclchan_send_open_i(&h, ep, &r, &st);
-    else if (recv)
-        mcapi_pktchan_recv_open_i(&h, ep, &r, &st);
-    else
-        mcapi_pktchan_send_open_i(&h, ep, &r, &st);
-    XMT_EQ(xmt_done(&r, st, NULL), MCAPI_SUCCESS);
-    return h;
-}
-
 static void connect(int scl, mcapi_endpoint_t tx, mcapi_endpoint_t rx)
 {
     mcapi_request_t r;
@@ -36,7 +18,7 @@ static void connect(int scl, mcapi_endpoint_t tx, mcapi_endpoint_t rx)
         mcapi_sclchan_connect_i(tx, rx, &r, &st);
     else
         mcapi_pktchan_connect_i(tx, rx, &r, &st);
-    XMT_EQ(xmt_done(&r, st, NULL), MCAPI_SUCCESS);
+    XMT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
 }
 
 #define PKT_FLOOD 400
@@ -50,18 +32,18 @@ static void case_pkt(void *arg)
     mcapi_status_t st;
     if (me == 0) {
         connect(0, ep, xmt_get(1, 5));
-        mcapi_pktchan_send_hndl_t tx = open_end(0, 0, ep);
+        mcapi_pktchan_send_hndl_t tx = mcx_open(0, 0, ep);
         uint8_t *buf = malloc(65536);
         ck_assert_ptr_nonnull(buf);
         for (size_t i = 0; i < HARNESS_COUNT(psizes); i++) {
-            xmt_fill(buf, psizes[i], (unsigned)i);
+            mcx_fill(buf, psizes[i], (unsigned)i);
             mcapi_pktchan_send(tx, buf, psizes[i], &st);
             XMT_EQ(st, MCAPI_SUCCESS);
         }
         for (uint32_t i = 0; i < PKT_FLOOD; i++) {
             size_t n = 4 + (i * 977u) % 8000u;
             memcpy(buf, &i, 4);
-            xmt_fill(buf + 4, n - 4, i);
+            mcx_fill(buf + 4, n - 4, i);
             mcapi_pktchan_send(tx, buf, n, &st);
             XMT_EQ(st, MCAPI_SUCCESS);
         }
@@ -69,14 +51,14 @@ static void case_pkt(void *arg)
         XMT_EQ(st, MCAPI_SUCCESS);
         free(buf);
     } else {
-        mcapi_pktchan_recv_hndl_t rx = open_end(0, 1, ep);
+        mcapi_pktchan_recv_hndl_t rx = mcx_open(0, 1, ep);
         void *p;
         size_t got;
         for (size_t i = 0; i < HARNESS_COUNT(psizes); i++) {
             mcapi_pktchan_recv(rx, &p, &got, &st);
             XMT_EQ(st, MCAPI_SUCCESS);
             ck_assert_uint_eq(got, psizes[i]);
-            ck_assert_uint_eq(xmt_bad(p, got, (unsigned)i), got);
+            ck_assert_uint_eq(mcx_bad(p, got, (unsigned)i), got);
             mcapi_pktchan_release(p, &st);
             XMT_EQ(st, MCAPI_SUCCESS);
             mcapi_pktchan_release(p, &st);
@@ -90,7 +72,7 @@ static void case_pkt(void *arg)
             memcpy(&seq, p, 4);
             ck_assert_uint_eq(seq, i);
             ck_assert_uint_eq(got, 4 + (i * 977u) % 8000u);
-            ck_assert_uint_eq(xmt_bad((uint8_t *)p + 4, got - 4, i), got - 4);
+            ck_assert_uint_eq(mcx_bad((uint8_t *)p + 4, got - 4, i), got - 4);
             mcapi_pktchan_release(p, &st);
         }
         /* The sender closed: empty, and closed. */
@@ -105,6 +87,56 @@ static void case_pkt(void *arg)
     xmt_fini();
 }
 
+#define STREAM 3000
+
+/* A stream of numbered 1 KiB packets read as fast as they come: the
+ * receive end fills and drains over and over, so STOP and RESUME cross
+ * hundreds of times. A RESUME once sat in the output buffer for ever when
+ * the communicator's own kick was read with the user thread's (PIPE mode),
+ * and the sender hung. */
+static void stream(enum mcapi_xm_notify mode)
+{
+    int me = plat_core();
+    xmt_init_mode(0, mode);
+    mcapi_endpoint_t ep = xmt_ep(9);
+    mcapi_status_t st;
+    uint8_t buf[1024];
+    if (me == 0) {
+        connect(0, ep, xmt_get(1, 9));
+        mcapi_pktchan_send_hndl_t tx = mcx_open(0, 0, ep);
+        for (uint32_t i = 0; i < STREAM; i++) {
+            memcpy(buf, &i, 4);
+            mcapi_pktchan_send(tx, buf, sizeof buf, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+        }
+    } else {
+        mcapi_pktchan_recv_hndl_t rx = mcx_open(0, 1, ep);
+        for (uint32_t i = 0; i < STREAM; i++) {
+            void *p;
+            size_t got;
+            uint32_t seq;
+            mcapi_pktchan_recv(rx, &p, &got, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            memcpy(&seq, p, 4);
+            ck_assert_uint_eq(seq, i);
+            mcapi_pktchan_release(p, &st);
+        }
+    }
+    xmt_fini();
+}
+
+static void case_stream_pipe(void *arg)
+{
+    (void)arg;
+    stream(MCAPI_XM_PIPE);
+}
+
+static void case_stream_wake(void *arg)
+{
+    (void)arg;
+    stream(MCAPI_XM_WAKE);
+}
+
 static void case_scl(void *arg)
 {
     (void)arg;
@@ -116,7 +148,7 @@ static void case_scl(void *arg)
     if (me == 0) {
         mcapi_sclchan_send_hndl_t tx;
         connect(1, ep, xmt_get(1, 6));
-        tx = open_end(1, 0, ep);
+        tx = mcx_open(1, 0, ep);
         for (unsigned i = 0; i < 1000; i++) {
             mcapi_sclchan_send_uint64(tx, v + i, &st);
             XMT_EQ(st, MCAPI_SUCCESS);
@@ -127,7 +159,7 @@ static void case_scl(void *arg)
         }
         mcapi_sclchan_send_uint32(tx, 7, &st);
     } else {
-        mcapi_sclchan_recv_hndl_t rx = open_end(1, 1, ep);
+        mcapi_sclchan_recv_hndl_t rx = mcx_open(1, 1, ep);
         for (unsigned i = 0; i < 1000; i++) {
             ck_assert_uint_eq(mcapi_sclchan_recv_uint64(rx, &st), v + i);
             XMT_EQ(st, MCAPI_SUCCESS);
@@ -154,15 +186,15 @@ static void case_third_party(void *arg)
         connect(0, xmt_get(0, 7), xmt_get(1, 7));
         mcapi_request_t r;
         mcapi_pktchan_connect_i(xmt_get(0, 7), xmt_get(1, 7), &r, &st); /* again */
-        XMT_EQ(xmt_done(&r, st, NULL), MCAPI_ERR_CHAN_CONNECTED);
+        XMT_EQ(mcx_done(&r, st, NULL), MCAPI_ERR_CHAN_CONNECTED);
     } else {
         mcapi_endpoint_t ep = xmt_ep(7);
         if (me == 0) {
-            mcapi_pktchan_send_hndl_t tx = open_end(0, 0, ep);
+            mcapi_pktchan_send_hndl_t tx = mcx_open(0, 0, ep);
             mcapi_pktchan_send(tx, "third", 5, &st);
             XMT_EQ(st, MCAPI_SUCCESS);
         } else {
-            mcapi_pktchan_recv_hndl_t rx = open_end(0, 1, ep);
+            mcapi_pktchan_recv_hndl_t rx = mcx_open(0, 1, ep);
             void *p;
             size_t got;
             mcapi_pktchan_recv(rx, &p, &got, &st);
@@ -179,6 +211,8 @@ void xmt_chan_cases(void)
 {
     static const struct harness_case cases[] = {
         {.name = "pkt", .core = case_pkt, .cores = 2},
+        {.name = "stream_pipe", .core = case_stream_pipe, .cores = 2},
+        {.name = "stream_wake", .core = case_stream_wake, .cores = 2},
         {.name = "scl", .core = case_scl, .cores = 2},
         {.name = "third_party_connect", .core = case_third_party, .cores = 3},
     };

@@ -23,23 +23,23 @@ static void pingpong(enum mcapi_xm_notify mode)
             size_t n = sizes[i];
             unsigned seed = round * 100 + (unsigned)i;
             if (me == 0) {
-                xmt_fill(buf, n, seed);
+                mcx_fill(buf, n, seed);
                 mcapi_msg_send(ep, peer, buf, n, 1, &st);
                 XMT_EQ(st, MCAPI_SUCCESS);
                 memset(buf, 0, n);
                 mcapi_msg_recv(ep, buf, MCAPI_MAX_MSG_SIZE, &got, &st);
                 XMT_EQ(st, MCAPI_SUCCESS);
                 ck_assert_uint_eq(got, n);
-                ck_assert_uint_eq(xmt_bad(buf, n, seed + 1), n);
+                ck_assert_uint_eq(mcx_bad(buf, n, seed + 1), n);
             } else {
                 mcapi_msg_recv(ep, buf, MCAPI_MAX_MSG_SIZE + 16, &got, &st);
                 XMT_EQ(st, MCAPI_SUCCESS);
                 ck_assert_uint_eq(got, n);
-                ck_assert_uint_eq(xmt_bad(buf, n, seed), n);
-                xmt_fill(buf, n, seed + 1);
+                ck_assert_uint_eq(mcx_bad(buf, n, seed), n);
+                mcx_fill(buf, n, seed + 1);
                 mcapi_request_t r;
                 mcapi_msg_send_i(ep, peer, buf, n, 1, &r, &st);
-                XMT_EQ(xmt_done(&r, st, NULL), MCAPI_SUCCESS);
+                XMT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
             }
         }
     if (me == 0) {
@@ -86,7 +86,7 @@ static void case_flood(void *arg)
         for (uint32_t i = 0; i < FLOOD; i++) {
             uint8_t m[FLOOD_BYTES];
             memcpy(m, &i, sizeof i);
-            xmt_fill(m + 4, sizeof m - 4, i);
+            mcx_fill(m + 4, sizeof m - 4, i);
             mcapi_msg_send(ep, to, m, sizeof m, 1, &st);
             XMT_EQ(st, MCAPI_SUCCESS);
         }
@@ -103,7 +103,7 @@ static void case_flood(void *arg)
             uint32_t seq;
             memcpy(&seq, m, sizeof seq);
             ck_assert_uint_eq(seq, i);
-            ck_assert_uint_eq(xmt_bad(m + 4, sizeof m - 4, i), sizeof m - 4);
+            ck_assert_uint_eq(mcx_bad(m + 4, sizeof m - 4, i), sizeof m - 4);
         }
         mcapi_uint_t left = mcapi_msg_available(ep, &st);
         ck_assert_uint_eq(left, 0);

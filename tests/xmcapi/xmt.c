@@ -5,14 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *xmt_name(mcapi_status_t st)
-{
-    static char buf[8][MCAPI_MAX_STATUS_MSG_LEN];
-    static unsigned k;
-    char *b = buf[k++ % 8];
-    return mcapi_display_status(st, b, sizeof buf[0]);
-}
-
 /* Ports from the process id: runs of the suite at the same time (plain,
  * ASan, TSan) do not meet. */
 static unsigned base_port(void)
@@ -83,29 +75,4 @@ mcapi_endpoint_t xmt_get(mcapi_node_t node, mcapi_port_t port)
     mcapi_endpoint_t ep = mcapi_endpoint_get(XMT_DOMAIN, node, port, XMT_WAIT_MS, &st);
     XMT_EQ(st, MCAPI_SUCCESS);
     return ep;
-}
-
-mcapi_status_t xmt_done(mcapi_request_t *r, mcapi_status_t st, size_t *size)
-{
-    if (st != MCAPI_SUCCESS && st != MCAPI_PENDING) return st;
-    size_t n = 0;
-    mcapi_status_t w = 0;
-    mcapi_boolean_t ok = mcapi_wait(r, &n, XMT_WAIT_MS, &w);
-    ck_assert_msg(ok == MCAPI_TRUE, "wait: %s", xmt_name(w));
-    if (size) *size = n;
-    return w;
-}
-
-void xmt_fill(void *p, size_t n, unsigned seed)
-{
-    uint8_t *b = p;
-    for (size_t i = 0; i < n; i++) b[i] = (uint8_t)(seed * 131u + i * 7u + (i >> 8));
-}
-
-size_t xmt_bad(const void *p, size_t n, unsigned seed)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++)
-        if (b[i] != (uint8_t)(seed * 131u + i * 7u + (i >> 8))) return i;
-    return n;
 }

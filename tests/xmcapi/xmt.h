@@ -10,6 +10,7 @@
 #define IPCSIM_TESTS_XMT_H
 
 #include "harness.h"
+#include "mcx.h"
 #include "ipcsim/plat.h"
 #include "mcapi.h"
 
@@ -19,12 +20,10 @@
 #define XMT_DOMAIN 1
 #define XMT_WAIT_MS 10000u
 
-const char *xmt_name(mcapi_status_t st);
-
 #define XMT_EQ(st, want)                                                                           \
     do {                                                                                           \
         mcapi_status_t x_s_ = (st), x_w_ = (want);                                                 \
-        ck_assert_msg(x_s_ == x_w_, "status %s, expected %s", xmt_name(x_s_), xmt_name(x_w_));     \
+        ck_assert_msg(x_s_ == x_w_, "status %s, expected %s", mcx_name(x_s_), mcx_name(x_w_));     \
     } while (0)
 
 /* Write the topology (every core of the run, plus `extra` listed nodes
@@ -38,10 +37,6 @@ void xmt_addr(unsigned n, char *buf, size_t len);
 
 mcapi_endpoint_t xmt_ep(mcapi_port_t port); /* with MCAPI_ENDP_ATTR_TIMEOUT = XMT_WAIT_MS */
 mcapi_endpoint_t xmt_get(mcapi_node_t node, mcapi_port_t port);
-mcapi_status_t xmt_done(mcapi_request_t *r, mcapi_status_t st, size_t *size);
-
-void xmt_fill(void *p, size_t n, unsigned seed);
-size_t xmt_bad(const void *p, size_t n, unsigned seed); /* first wrong byte, n if none */
 
 /* The transport's counters of the calling node (xmcapi/xmcapi.h). */
 struct xmcapi_stats;

@@ -51,6 +51,8 @@ START_TEST(round_trip_every_type)
         {.type = XW_HELLO, .size = 8},
         {.type = XW_HELLO, .flags = XW_F_ACK},
         {.type = XW_HELLO, .flags = XW_F_ACK | XW_F_REFUSED, .size = 4},
+        {.type = XW_GET, .port = 1023},
+        {.type = XW_GET, .flags = XW_F_ACK | XW_F_REFUSED, .size = 4},
     };
     for (size_t i = 0; i < HARNESS_COUNT(hs); i++) {
         struct xw_header h = hs[i];
@@ -119,7 +121,7 @@ START_TEST(bad_magic_version_type)
     ck_assert_int_eq(poke(&m, 2, XW_VERSION + 1), XW_EVERSION);
     ck_assert_int_eq(poke(&m, 2, 0xFF), XW_EVERSION);
     ck_assert_int_eq(poke(&m, 3, 0), XW_ETYPE);
-    ck_assert_int_eq(poke(&m, 3, XW_HELLO + 1), XW_ETYPE);
+    ck_assert_int_eq(poke(&m, 3, XW_TYPE_LAST + 1), XW_ETYPE);
     ck_assert_int_eq(poke(&m, 3, 0xFF), XW_ETYPE);
     /* Earlier rules win: bad magic with a bad type is bad magic. */
     uint8_t b[XW_HEADER_SIZE] = {0};

@@ -26,7 +26,7 @@ bool xw_same(const struct xw_header *a, const struct xw_header *b)
 static struct xw_header random_header(uint64_t *r, uint32_t max_size)
 {
     struct xw_header h = {0};
-    h.type = (uint8_t)(XW_MSG + xw_rand(r) % XW_HELLO);
+    h.type = (uint8_t)(XW_MSG + xw_rand(r) % XW_TYPE_LAST);
     h.port = (uint16_t)xw_rand(r);
     h.src_domain = (uint16_t)(xw_rand(r) % 4);
     h.src_node = (uint16_t)xw_rand(r);
