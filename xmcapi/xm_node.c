@@ -104,9 +104,9 @@ mcapi_status_t xm_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_node_t 
     tp->poller = plat_poller_new();
     tp->listener = tp->poller ? plat_stream_listen(addr, &st) : NULL;
     if (!tp->listener) {
-        fprintf(stderr, "xmcapi: node <%u,%u> cannot listen on port %u (%s:%d): %s\n",
-                (unsigned)dom, (unsigned)node, (unsigned)me->port, "topology line", me->line,
-                plat_strerror(st));
+        fprintf(stderr, "xmcapi: %s:%d: node <%u,%u> cannot listen on port %u: %s\n",
+                strchr(where, '\n') ? "<topology text>" : where, me->line, (unsigned)dom,
+                (unsigned)node, (unsigned)me->port, plat_strerror(st));
         release(tp);
         return MCAPI_ERR_NODE_INITFAILED;
     }
@@ -137,7 +137,7 @@ void xm_detach(struct tp_node *tp)
     /* Our channel ends' CLOSEs and what is queued get a last chance to leave. */
     for (unsigned i = 0; i < XM_EPS; i++) {
         struct xm_ep *e = &tp->ep[i];
-        if (e->live && e->cstate != XC_NONE && !e->failed)
+        if (e->live && e->cstate != XC_NONE && !e->failed && e->peer != tp->self)
             xm_ctl(tp, e->peer, XW_CLOSE, 0, e->peer_port, e->qp, NULL, 0);
     }
     tp->stop = 1;

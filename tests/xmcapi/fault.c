@@ -157,12 +157,54 @@ static void case_peer_leaves(void *arg)
     }
 }
 
+/* Node 1 finalises and starts again on the same address: node 0, which
+ * talked to its first life, reaches the second (a get waits for the new
+ * endpoint; the broken connection is replaced). */
+static void case_peer_restarts(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    xmt_init();
+    mcapi_status_t st;
+    mcapi_endpoint_t ep = xmt_ep(1);
+    char buf[8];
+    size_t got;
+    for (int life = 0; life < 2; life++) {
+        if (me == 0) {
+            mcapi_endpoint_t peer = xmt_get(1, 1);
+            mcapi_msg_send(ep, peer, "ping", 4, 1, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            mcapi_msg_recv(ep, buf, sizeof buf, &got, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            ck_assert_int_eq(buf[0], '0' + life);
+        } else {
+            mcapi_msg_recv(ep, buf, sizeof buf, &got, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            char c = (char)('0' + life);
+            mcapi_msg_send(ep, xmt_get(0, 1), &c, 1, 1, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            if (life == 0) { /* die and come back */
+                mcapi_finalize(&st);
+                XMT_EQ(st, MCAPI_SUCCESS);
+                mcapi_param_t param = {.transport = MCAPI_TRANSPORT_XMCAPI,
+                                       .topology = xmt_topology()};
+                mcapi_info_t info;
+                mcapi_initialize(XMT_DOMAIN, 1, NULL, &param, &info, &st);
+                XMT_EQ(st, MCAPI_SUCCESS);
+                ep = xmt_ep(1);
+            }
+        }
+    }
+    xmt_fini();
+}
+
 void xmt_fault_cases(void)
 {
     static const struct harness_case cases[] = {
         {.name = "unreachable", .core = case_unreachable, .cores = 2},
         {.name = "garbage", .core = case_garbage, .cores = 2},
         {.name = "peer_leaves", .core = case_peer_leaves, .cores = 2},
+        {.name = "peer_restarts", .core = case_peer_restarts, .cores = 2},
     };
     harness_add_cases("xmcapi", cases, HARNESS_COUNT(cases));
 }

@@ -43,6 +43,11 @@ void xmt_init_mode(unsigned extra, enum mcapi_xm_notify notify)
     harness_barrier(); /* everyone listens before anyone connects */
 }
 
+const char *xmt_topology(void)
+{
+    return topo_path;
+}
+
 void xmt_init(void)
 {
     xmt_init_mode(0, MCAPI_XM_DIRECT);

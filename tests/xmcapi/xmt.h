@@ -31,6 +31,7 @@
  * `notify`. */
 void xmt_init_mode(unsigned extra, enum mcapi_xm_notify notify);
 void xmt_init(void);
+const char *xmt_topology(void); /* the file xmt_init_mode wrote */
 void xmt_fini(void);
 /* The host:port node n listens on (for raw connections). */
 void xmt_addr(unsigned n, char *buf, size_t len);
