@@ -38,12 +38,13 @@ static bool is_self(const struct tp_node *tp, uint32_t h)
     return XM_PEER(XM_H_DOM(h), XM_H_NODE(h)) == tp->self;
 }
 
-/* The caller's own endpoint h, or NULL with the status why not. */
+/* The caller's own endpoint h, or NULL with the status why not
+ * (MCAPI_ERR_ENDP_REMOTE: another node's, as the other transports say). */
 static struct xm_ep *own(struct tp_node *tp, uint32_t h, mcapi_status_t *st)
 {
     struct xm_ep *e = ep_valid(tp, h) && is_self(tp, h) ? xm_ep_by_port(tp, XM_H_PORT(h)) : NULL;
     if (!e)
-        *st = ep_valid(tp, h) && !is_self(tp, h) ? MCAPI_ERR_ENDP_NOTOWNER : MCAPI_ERR_ENDP_INVALID;
+        *st = ep_valid(tp, h) && !is_self(tp, h) ? MCAPI_ERR_ENDP_REMOTE : MCAPI_ERR_ENDP_INVALID;
     return e;
 }
 
@@ -51,7 +52,7 @@ static struct xm_ep *own(struct tp_node *tp, uint32_t h, mcapi_status_t *st)
 static struct xm_ep *chan(struct tp_node *tp, uint32_t h, mcapi_status_t *st)
 {
     struct xm_ep *e = is_self(tp, h) ? xm_ep_by_port(tp, XM_H_PORT(h)) : NULL;
-    if (!e || XM_H_KIND(h) < 2 || e->chandle != h) {
+    if (!e || XM_H_KIND(h) < 2 || e->chandle != h) { /* a closed end keeps its handle */
         *st = MCAPI_ERR_CHAN_INVALID;
         return NULL;
     }
@@ -370,8 +371,7 @@ static void detach_chan(struct tp_node *tp, struct xm_ep *e)
         xm_ctl(tp, e->peer, XW_CLOSE, 0, e->peer_port, e->qp, NULL, 0);
     }
     xm_q_drop(e);
-    e->cstate = XC_NONE;
-    e->chandle = 0;
+    e->cstate = XC_NONE; /* chandle stays: using it now gives MCAPI_ERR_CHAN_NOTOPEN */
     e->opening = 0;
     e->depth = XM_MSG_DEPTH;
 }
@@ -473,7 +473,10 @@ static mcapi_status_t endp_delete(struct tp_node *tp, mcapi_endpoint_t ep)
     mcapi_status_t st = MCAPI_SUCCESS;
     plat_mutex_lock(&tp->mu);
     struct xm_ep *e = own(tp, ep, &st);
-    if (e) {
+    if (!e && st == MCAPI_ERR_ENDP_REMOTE) st = MCAPI_ERR_ENDP_NOTOWNER;
+    if (e && e->cstate == XC_OPEN) {
+        st = MCAPI_ERR_CHAN_OPEN;
+    } else if (e) {
         if (e->cstate != XC_NONE) detach_chan(tp, e);
         xm_q_drop(e);
         e->live = 0;
@@ -493,7 +496,6 @@ static mcapi_status_t attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_ui
     mcapi_status_t st = MCAPI_SUCCESS;
     plat_mutex_lock(&tp->mu);
     struct xm_ep *e = own(tp, ep, &st);
-    if (!e && st == MCAPI_ERR_ENDP_NOTOWNER) st = MCAPI_ERR_ENDP_REMOTE;
     if (e) st = tp_attr_check(num, size);
     if (st == MCAPI_SUCCESS) {
         union {

@@ -2,10 +2,10 @@
  * xmcapi/xm_select.c -- which transport a node uses (libxmcapi.a).
  *
  * Replaces mcapi_ref/top/select.c in libxmcapi.a. A node that names no
- * transport (no parameters, or MCAPI_TRANSPORT_SHM, the zero value) goes
- * over XMCAPI when a topology file is found (mcapi_param_t.topology or
- * $XMCAPI_TOPOLOGY) and lists it: an unmodified MCAPI program reaches other
- * hosts by being linked with libxmcapi.a and run with XMCAPI_TOPOLOGY set.
+ * transport (no parameters, or MCAPI_TRANSPORT_SHM, the zero value, with no
+ * shared region or routes named) goes over XMCAPI when a topology file is
+ * found (mcapi_param_t.topology or $XMCAPI_TOPOLOGY) and lists it: an unmodified MCAPI program
+ * reaches other hosts by being linked with libxmcapi.a and run with XMCAPI_TOPOLOGY set.
  */
 #include "topo.h"
 #include "xm.h"
@@ -32,5 +32,7 @@ const struct mcapi_transport *top_transport(const mcapi_param_t *param, mcapi_do
     if (param && param->transport == MCAPI_TRANSPORT_XMCAPI) return &mcapi_xm_transport;
     if (param && param->transport == MCAPI_TRANSPORT_DMA) return &mcapi_dma_transport;
     if (param && param->transport != MCAPI_TRANSPORT_SHM) return NULL;
-    return listed(param, dom, node) ? &mcapi_xm_transport : &mcapi_shm_transport;
+    /* Parameters that name a shared region or routes ask for shared memory. */
+    bool shm = param && ((param->shm_name && *param->shm_name) || param->nroutes);
+    return !shm && listed(param, dom, node) ? &mcapi_xm_transport : &mcapi_shm_transport;
 }

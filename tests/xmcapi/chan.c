@@ -81,8 +81,12 @@ static void case_pkt(void *arg)
         struct xmcapi_stats s;
         XMT_EQ(xmcapi_stats(&s), MCAPI_SUCCESS);
         ck_assert_uint_gt(s.stops_sent, 0);
+        mcapi_endpoint_delete(ep, &st); /* its channel end is open */
+        XMT_EQ(st, MCAPI_ERR_CHAN_OPEN);
         mcapi_pktchan_recv_close_i(rx, &(mcapi_request_t){0}, &st);
         XMT_EQ(st, MCAPI_SUCCESS);
+        mcapi_pktchan_recv(rx, &p, &got, &st); /* a closed end's handle */
+        XMT_EQ(st, MCAPI_ERR_CHAN_NOTOPEN);
     }
     xmt_fini();
 }

@@ -144,6 +144,12 @@ static void case_self_and_get(void *arg)
         mcapi_endp_attr_type_t t;
         mcapi_endpoint_get_attribute(remote, MCAPI_ENDP_ATTR_TYPE, &t, sizeof t, &st);
         XMT_EQ(st, MCAPI_ERR_ENDP_REMOTE);
+        /* Another node's endpoint is not ours to send from or delete (the
+         * statuses the other transports give). */
+        mcapi_msg_send(remote, a, "x", 1, 1, &st);
+        XMT_EQ(st, MCAPI_ERR_ENDP_REMOTE);
+        mcapi_endpoint_delete(remote, &st);
+        XMT_EQ(st, MCAPI_ERR_ENDP_NOTOWNER);
     } else {
         (void)xmt_ep(1);
     }
