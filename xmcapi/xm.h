@@ -133,7 +133,6 @@ enum xm_pstate { XP_IDLE, XP_WANT, XP_CONNECTING, XP_UP, XP_FAILED };
 struct xm_peer {
     uint8_t state;
     uint32_t fails; /* failures so far: an op that began before one ends with an error */
-    int err;        /* the last failure's plat status */
     struct xm_conn *c;
     uint8_t *obuf; /* frames for the peer not yet written */
     size_t olen, ooff, ocap;

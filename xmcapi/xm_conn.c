@@ -65,26 +65,25 @@ static void conn_free(struct tp_node *tp, struct xm_conn *c)
 /* Our connection to peer p broke, or could not be made: what waits for it
  * is dropped, and what depends on it fails. The connection from p is
  * left alone: what p sent before it went is still read, in order. */
-static void peer_down(struct tp_node *tp, unsigned p, int err)
+static void peer_down(struct tp_node *tp, unsigned p)
 {
     struct xm_peer *pe = &tp->peer[p];
     if (pe->c) pe->c->dead = 1;
     pe->c = NULL;
     pe->state = XP_FAILED;
     pe->fails++;
-    pe->err = err;
     tp->conn_fails++;
     pe->olen = pe->ooff = 0;
     if (pe->stopped) memset(pe->stopped, 0, (MCAPI_MAX_PORT + 8) / 8);
     xm_peer_failed(tp, p, true);
 }
 
-static void conn_fail(struct tp_node *tp, struct xm_conn *c, int err)
+static void conn_fail(struct tp_node *tp, struct xm_conn *c)
 {
     c->dead = 1;
     if (c->peer < 0) return;
     if (c->out)
-        peer_down(tp, (unsigned)c->peer, err);
+        peer_down(tp, (unsigned)c->peer);
     else
         xm_peer_failed(tp, (unsigned)c->peer, false); /* everything it sent is in */
 }
@@ -111,7 +110,7 @@ static void flush(struct tp_node *tp, unsigned p)
         long k = plat_stream_send(pe->c->s, pe->obuf + pe->ooff, pe->olen - pe->ooff, 0);
         if (k == PLAT_EAGAIN) return;
         if (k < 0) {
-            conn_fail(tp, pe->c, (int)k);
+            conn_fail(tp, pe->c);
             return;
         }
         pe->ooff += (size_t)k;
@@ -182,7 +181,7 @@ static void dial(struct tp_node *tp, unsigned p)
     struct xm_peer *pe = &tp->peer[p];
     const struct xt_node *n = xt_find(tp->topo, p / MCA_MAX_NODES, p % MCA_MAX_NODES);
     if (!n) {
-        peer_down(tp, p, PLAT_ENOENT);
+        peer_down(tp, p);
         return;
     }
     char addr[XT_HOST_MAX + 16];
@@ -200,7 +199,7 @@ static void dial(struct tp_node *tp, unsigned p)
     }
     struct xm_conn *c = s ? conn_new(tp, s, (int)p, true) : NULL;
     if (!c) {
-        peer_down(tp, p, s ? PLAT_ENOMEM : st);
+        peer_down(tp, p);
         return;
     }
     /* HELLO goes first, ahead of whatever was queued while connecting. */
@@ -212,7 +211,7 @@ static void dial(struct tp_node *tp, unsigned p)
     uint8_t hello[XW_HEADER_SIZE];
     (void)xw_encode(&h, hello);
     if (plat_stream_send(s, hello, sizeof hello, XM_CONNECT_NS) != (long)sizeof hello) {
-        conn_fail(tp, c, PLAT_EIO);
+        conn_fail(tp, c);
         return;
     }
     pe->c = c;
@@ -246,7 +245,7 @@ static void readable(struct tp_node *tp, struct xm_conn *c)
             if (k == PLAT_EAGAIN) return;
             if (k <= 0) {
                 tp->bad_frames++; /* ended inside a frame */
-                conn_fail(tp, c, k ? (int)k : PLAT_ECLOSED);
+                conn_fail(tp, c);
                 return;
             }
             more = (size_t)k == c->cur.size - c->dhave;
@@ -254,7 +253,7 @@ static void readable(struct tp_node *tp, struct xm_conn *c)
             if (c->dhave < c->cur.size) continue;
             uint8_t *b = c->dst;
             c->dst = NULL;
-            if (!xm_dispatch(tp, c, &c->cur, b)) conn_fail(tp, c, PLAT_EIO);
+            if (!xm_dispatch(tp, c, &c->cur, b)) conn_fail(tp, c);
             continue;
         }
         long k = recv_unlocked(tp, c, c->rbuf + c->rlen, XM_RBUF - c->rlen);
@@ -262,7 +261,7 @@ static void readable(struct tp_node *tp, struct xm_conn *c)
         if (k == PLAT_EAGAIN) return;
         if (k <= 0) {
             if (c->rlen) tp->bad_frames++; /* truncated */
-            conn_fail(tp, c, k ? (int)k : PLAT_ECLOSED);
+            conn_fail(tp, c);
             return;
         }
         more = (size_t)k == XM_RBUF - c->rlen;
@@ -273,14 +272,14 @@ static void readable(struct tp_node *tp, struct xm_conn *c)
             const uint8_t *f = c->rbuf + off;
             if (xw_decode(f, MCAPI_MAX_PKT_SIZE, &h) != XW_OK || h.size > type_limit(h.type)) {
                 tp->bad_frames++;
-                conn_fail(tp, c, PLAT_EIO);
+                conn_fail(tp, c);
                 return;
             }
             size_t have = c->rlen - off - XW_HEADER_SIZE;
             if (h.type == XW_PKT) {
                 uint8_t *b = xm_pkt_alloc(tp, &h);
                 if (!b) {
-                    conn_fail(tp, c, PLAT_ENOMEM);
+                    conn_fail(tp, c);
                     return;
                 }
                 size_t take = have < h.size ? have : h.size;
@@ -292,18 +291,18 @@ static void readable(struct tp_node *tp, struct xm_conn *c)
                     c->dhave = take;
                     break;
                 }
-                if (!xm_dispatch(tp, c, &h, b)) conn_fail(tp, c, PLAT_EIO);
+                if (!xm_dispatch(tp, c, &h, b)) conn_fail(tp, c);
                 continue;
             }
             if (have < h.size) break;
-            if (!xm_dispatch(tp, c, &h, f + XW_HEADER_SIZE)) conn_fail(tp, c, PLAT_EIO);
+            if (!xm_dispatch(tp, c, &h, f + XW_HEADER_SIZE)) conn_fail(tp, c);
             off += XW_HEADER_SIZE + h.size;
         }
         /* Not even our magic: refuse now rather than wait for a header. */
         if (!c->dead && !c->dst && c->rlen - off >= 2 &&
             (c->rbuf[off] != XW_MAGIC0 || c->rbuf[off + 1] != XW_MAGIC1)) {
             tp->bad_frames++;
-            conn_fail(tp, c, PLAT_EIO);
+            conn_fail(tp, c);
             return;
         }
         memmove(c->rbuf, c->rbuf + off, c->rlen - off);

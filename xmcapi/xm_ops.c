@@ -498,58 +498,25 @@ static mcapi_status_t attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_ui
     struct xm_ep *e = own(tp, ep, &st);
     if (e) st = tp_attr_check(num, size);
     if (st == MCAPI_SUCCESS) {
-        union {
-            mcapi_uint_t u;
-            mcapi_int_t i;
-            mcapi_endp_attr_get_source_t src;
-            mcapi_timeout_t t;
-        } v;
-        memset(&v, 0, sizeof v);
-        switch (num) {
-        case MCAPI_ENDP_ATTR_TYPE:
-            v.u = e->cstate == XC_NONE ? MCAPI_ENDP_ATTR_TYPE_MESSAGE
-                  : e->ctype == TP_PKT ? MCAPI_ENDP_ATTR_TYPE_PKTCHAN
-                                       : MCAPI_ENDP_ATTR_TYPE_SCLCHAN;
-            break;
-        case MCAPI_ENDP_ATTR_GET_COUNT:
-            v.u = e->gets;
-            break;
-        case MCAPI_ENDP_ATTR_GET_SOURCE:
-            v.src.domain_id = e->gets ? (mcapi_domain_t)(e->get_src / MCA_MAX_NODES)
-                                      : (mcapi_domain_t)MCAPI_DOMAIN_INVALID;
-            v.src.node_id = e->gets ? (mcapi_node_t)(e->get_src % MCA_MAX_NODES)
-                                    : (mcapi_node_t)MCAPI_NODE_INVALID;
-            break;
-        case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
-            v.i = e->a.max_payload;
-            break;
-        case MCAPI_ENDP_ATTR_BUFFER_TYPE:
-            v.u = MCAPI_ENDP_ATTR_FIFO_BUFFER;
-            break;
-        case MCAPI_ENDP_ATTR_MEMORY_TYPE:
-            v.u = e->a.memtype;
-            break;
-        case MCAPI_ENDP_ATTR_NUM_PRIORITIES:
-            v.u = 1; /* one FIFO: priorities are carried, not used */
-            break;
-        case MCAPI_ENDP_ATTR_PRIORITY:
-            v.u = e->a.priority;
-            break;
-        case MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS: /* frames the output buffer can take */
-            v.i = (mcapi_int_t)(XM_OUT_MAX / (XW_HEADER_SIZE + MCAPI_MAX_MSG_SIZE));
-            break;
-        case MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS:
-            v.i = e->q.n < e->depth ? (mcapi_int_t)(e->depth - e->q.n) : 0;
-            break;
-        case MCAPI_ENDP_ATTR_ENDP_STATUS:
-            v.u = tp_attr_status(e->opening, e->cstate == XC_OPEN, e->cstate != XC_NONE, e->ctype,
-                                 e->cdir);
-            break;
-        default: /* MCAPI_ENDP_ATTR_TIMEOUT */
-            v.t = e->a.timeout;
-            break;
-        }
-        memcpy(attr, &v, tp_attr_size(num));
+        bool chan = e->cstate != XC_NONE;
+        struct tp_attr_vals v = {
+            .type = !chan                ? MCAPI_ENDP_ATTR_TYPE_MESSAGE
+                    : e->ctype == TP_PKT ? MCAPI_ENDP_ATTR_TYPE_PKTCHAN
+                                         : MCAPI_ENDP_ATTR_TYPE_SCLCHAN,
+            .gets = e->gets,
+            .source = {e->gets ? (mcapi_domain_t)(e->get_src / MCA_MAX_NODES)
+                               : (mcapi_domain_t)MCAPI_DOMAIN_INVALID,
+                       e->gets ? (mcapi_node_t)(e->get_src % MCA_MAX_NODES)
+                               : (mcapi_node_t)MCAPI_NODE_INVALID},
+            .buffer_type = MCAPI_ENDP_ATTR_FIFO_BUFFER,
+            .nprio = 1, /* one FIFO: priorities are carried, not used */
+            /* frames the output buffer takes before sends wait */
+            .send_bufs = (mcapi_int_t)(XM_OUT_MAX / (XW_HEADER_SIZE + MCAPI_MAX_MSG_SIZE)),
+            .recv_bufs = e->q.n < e->depth ? (mcapi_int_t)(e->depth - e->q.n) : 0,
+            .status = tp_attr_status(e->opening, e->cstate == XC_OPEN, chan, e->ctype, e->cdir),
+        };
+        tp_attr_from(&v, &e->a);
+        tp_attr_put(&v, num, attr);
     }
     plat_mutex_unlock(&tp->mu);
     return st;

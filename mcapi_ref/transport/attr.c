@@ -14,23 +14,7 @@
 
 #include <string.h>
 
-/* Every endpoint attribute at one instant. */
-struct snap {
-    mcapi_endp_attr_type_t type;
-    mcapi_endp_attr_get_count_t gets;
-    mcapi_endp_attr_get_source_t source;
-    mcapi_endp_attr_max_payload_size_t max_payload;
-    mcapi_endp_attr_buffer_type_t buffer_type;
-    mcapi_endp_attr_memory_type_t memtype;
-    mcapi_endp_attr_num_priorities_t nprio;
-    mcapi_endp_attr_priority_t prio;
-    mcapi_endp_attr_num_send_buffers_t send_bufs;
-    mcapi_endp_attr_num_recv_buffers_t recv_bufs;
-    mcapi_endp_attr_status_t status;
-    mcapi_endp_attr_timeout_t timeout;
-};
-
-static void defaults(struct snap *s)
+static void defaults(struct tp_attr_vals *s)
 {
     memset(s, 0, sizeof *s);
     s->type = MCAPI_ENDP_ATTR_TYPE_MESSAGE;
@@ -46,7 +30,7 @@ static void defaults(struct snap *s)
 }
 
 /* Endpoint e's attributes (its lock held). */
-static void take(struct tp_node *tp, const struct db_endp *e, struct snap *s)
+static void take(struct tp_node *tp, const struct db_endp *e, struct tp_attr_vals *s)
 {
     struct db *db = tp->db;
     const struct db_queue *q = &e->q;
@@ -55,10 +39,7 @@ static void take(struct tp_node *tp, const struct db_endp *e, struct snap *s)
     s->gets = e->gets;
     s->source.domain_id = e->get_dom;
     s->source.node_id = e->get_node;
-    s->max_payload = e->a.max_payload;
-    s->memtype = e->a.memtype;
-    s->prio = e->a.priority;
-    s->timeout = e->a.timeout;
+    tp_attr_from(s, &e->a);
     if (e->opening) s->status |= MCAPI_ENDP_ATTR_STATUS_OPEN_PENDING;
     if (e->chopen) s->status |= MCAPI_ENDP_ATTR_STATUS_OPEN;
     if (e->chan >= 0) {
@@ -82,30 +63,11 @@ static void take(struct tp_node *tp, const struct db_endp *e, struct snap *s)
     s->send_bufs = (mcapi_int_t)tp_pool_free(pkt ? &db->pkt : &db->msg);
 }
 
-static void put(const struct snap *s, mcapi_uint_t num, void *attr)
-{
-    const void *from[MCAPI_ENDP_ATTR_END] = {
-        [MCAPI_ENDP_ATTR_TYPE] = &s->type,
-        [MCAPI_ENDP_ATTR_GET_COUNT] = &s->gets,
-        [MCAPI_ENDP_ATTR_GET_SOURCE] = &s->source,
-        [MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE] = &s->max_payload,
-        [MCAPI_ENDP_ATTR_BUFFER_TYPE] = &s->buffer_type,
-        [MCAPI_ENDP_ATTR_MEMORY_TYPE] = &s->memtype,
-        [MCAPI_ENDP_ATTR_NUM_PRIORITIES] = &s->nprio,
-        [MCAPI_ENDP_ATTR_PRIORITY] = &s->prio,
-        [MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS] = &s->send_bufs,
-        [MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS] = &s->recv_bufs,
-        [MCAPI_ENDP_ATTR_ENDP_STATUS] = &s->status,
-        [MCAPI_ENDP_ATTR_TIMEOUT] = &s->timeout,
-    };
-    memcpy(attr, from[num], tp_attr_size(num));
-}
-
 mcapi_status_t tp_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num, void *attr,
                            size_t size)
 {
     int slot = tp_endp_slot(tp, ep);
-    struct snap s;
+    struct tp_attr_vals s;
     if (slot < 0) return MCAPI_ERR_ENDP_INVALID;
     if (slot >= DB_SLOTS) {
         if (tp_own_check(tp, ep) == MCAPI_ERR_ENDP_INVALID) return MCAPI_ERR_ENDP_INVALID;
@@ -121,7 +83,7 @@ mcapi_status_t tp_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
     }
     mcapi_status_t chk = tp_attr_check(num, size);
     if (chk != MCAPI_SUCCESS) return chk;
-    put(&s, num, attr);
+    tp_attr_put(&s, num, attr);
     return MCAPI_SUCCESS;
 }
 

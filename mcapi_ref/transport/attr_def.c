@@ -114,3 +114,30 @@ mcapi_uint_t tp_attr_status(bool opening, bool open, bool connected, unsigned ch
              (dir == TP_SEND ? MCAPI_ENDP_ATTR_STATUS_SEND : MCAPI_ENDP_ATTR_STATUS_RECEIVE) << 16;
     return v;
 }
+
+void tp_attr_put(const struct tp_attr_vals *v, mcapi_uint_t num, void *attr)
+{
+    const void *from[MCAPI_ENDP_ATTR_END] = {
+        [MCAPI_ENDP_ATTR_TYPE] = &v->type,
+        [MCAPI_ENDP_ATTR_GET_COUNT] = &v->gets,
+        [MCAPI_ENDP_ATTR_GET_SOURCE] = &v->source,
+        [MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE] = &v->max_payload,
+        [MCAPI_ENDP_ATTR_BUFFER_TYPE] = &v->buffer_type,
+        [MCAPI_ENDP_ATTR_MEMORY_TYPE] = &v->memtype,
+        [MCAPI_ENDP_ATTR_NUM_PRIORITIES] = &v->nprio,
+        [MCAPI_ENDP_ATTR_PRIORITY] = &v->prio,
+        [MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS] = &v->send_bufs,
+        [MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS] = &v->recv_bufs,
+        [MCAPI_ENDP_ATTR_ENDP_STATUS] = &v->status,
+        [MCAPI_ENDP_ATTR_TIMEOUT] = &v->timeout,
+    };
+    memcpy(attr, from[num], tp_attr_size(num));
+}
+
+void tp_attr_from(struct tp_attr_vals *v, const struct tp_attrs *a)
+{
+    v->max_payload = a->max_payload;
+    v->memtype = a->memtype;
+    v->prio = a->priority;
+    v->timeout = a->timeout;
+}

@@ -103,65 +103,38 @@ mcapi_status_t dt_endp_release(struct tp_node *tp, mcapi_endpoint_t ep)
 /* The value of attribute num of e (NULL: a virtual node's endpoint). */
 static void value(struct tp_node *tp, const struct dt_endp *e, mcapi_uint_t num, void *out)
 {
-    union {
-        mcapi_uint_t u;
-        mcapi_int_t i;
-        mcapi_endp_attr_get_source_t src;
-        mcapi_timeout_t t;
-    } v;
-    memset(&v, 0, sizeof v);
-    const struct dt_conn *c = e ? &e->c : NULL;
-    bool conn = c && c->state != CS_NONE;
-    switch (num) {
-    case MCAPI_ENDP_ATTR_TYPE:
-        v.u = !conn               ? MCAPI_ENDP_ATTR_TYPE_MESSAGE
-              : c->type == TP_PKT ? MCAPI_ENDP_ATTR_TYPE_PKTCHAN
-                                  : MCAPI_ENDP_ATTR_TYPE_SCLCHAN;
-        break;
-    case MCAPI_ENDP_ATTR_GET_COUNT:
-        v.u = e ? e->gets : 0;
-        break;
-    case MCAPI_ENDP_ATTR_GET_SOURCE:
-        v.src.domain_id = e && e->gets ? tp->dom : (mcapi_domain_t)MCAPI_DOMAIN_INVALID;
-        v.src.node_id = e && e->gets ? tp->node : (mcapi_node_t)MCAPI_NODE_INVALID;
-        break;
-    case MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE:
-        v.i = e ? e->a.max_payload : DT_PKT_DEFAULT;
-        break;
-    case MCAPI_ENDP_ATTR_BUFFER_TYPE:
-        v.u = MCAPI_ENDP_ATTR_FIFO_BUFFER;
-        break;
-    case MCAPI_ENDP_ATTR_MEMORY_TYPE:
-        v.u = e ? e->a.memtype : MCAPI_ENDP_ATTR_LOCAL_MEMORY;
-        break;
-    case MCAPI_ENDP_ATTR_NUM_PRIORITIES:
-        v.u = 1; /* one FIFO per channel: priorities are accepted, not used */
-        break;
-    case MCAPI_ENDP_ATTR_PRIORITY:
-        v.u = e ? e->a.priority : MCAPI_MAX_PRORITY;
-        break;
-    case MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS: /* transfers the engine can still take */
-        for (unsigned i = 0; i < DT_SLOTS; i++) v.i += tp->slot[i].state == SL_FREE;
-        break;
-    case MCAPI_ENDP_ATTR_NUM_RECV_BUFFERS:
-        if (conn && c->dir == TP_RECV && c->set >= 0) {
-            const struct dt_set *s = &tp->set[c->set];
-            for (unsigned i = 0; i < s->nbuf; i++)
-                v.i += s->st[i] == B_FREE || s->st[i] == B_POSTED;
-        } else {
-            v.i = (mcapi_int_t)tp->nfree + (e && e->post == DP_INT);
-        }
-        break;
-    case MCAPI_ENDP_ATTR_ENDP_STATUS:
-        v.u = c ? tp_attr_status(c->opening, c->state == CS_OPEN, c->state != CS_NONE, c->type,
-                                 c->dir)
-                : 0;
-        break;
-    default: /* MCAPI_ENDP_ATTR_TIMEOUT */
-        v.t = e ? e->a.timeout : (mcapi_timeout_t)MCAPI_TIMEOUT_INFINITE;
-        break;
+    static const struct dt_conn none = {.state = CS_NONE};
+    const struct dt_conn *c = e ? &e->c : &none;
+    bool conn = c->state != CS_NONE;
+    struct tp_attr_vals v = {
+        .type = !conn               ? MCAPI_ENDP_ATTR_TYPE_MESSAGE
+                : c->type == TP_PKT ? MCAPI_ENDP_ATTR_TYPE_PKTCHAN
+                                    : MCAPI_ENDP_ATTR_TYPE_SCLCHAN,
+        .gets = e ? e->gets : 0,
+        .source = {e && e->gets ? tp->dom : (mcapi_domain_t)MCAPI_DOMAIN_INVALID,
+                   e && e->gets ? tp->node : (mcapi_node_t)MCAPI_NODE_INVALID},
+        .buffer_type = MCAPI_ENDP_ATTR_FIFO_BUFFER,
+        .nprio = 1, /* one FIFO per channel: priorities are accepted, not used */
+        .status = e ? tp_attr_status(c->opening, c->state == CS_OPEN, conn, c->type, c->dir) : 0,
+    };
+    if (e) {
+        tp_attr_from(&v, &e->a);
+    } else {
+        v.max_payload = DT_PKT_DEFAULT;
+        v.memtype = MCAPI_ENDP_ATTR_LOCAL_MEMORY;
+        v.prio = MCAPI_MAX_PRORITY;
+        v.timeout = MCAPI_TIMEOUT_INFINITE;
     }
-    memcpy(out, &v, tp_attr_size(num));
+    for (unsigned i = 0; i < DT_SLOTS; i++) /* transfers the engine can still take */
+        v.send_bufs += tp->slot[i].state == SL_FREE;
+    if (conn && c->dir == TP_RECV && c->set >= 0) {
+        const struct dt_set *s = &tp->set[c->set];
+        for (unsigned i = 0; i < s->nbuf; i++)
+            v.recv_bufs += s->st[i] == B_FREE || s->st[i] == B_POSTED;
+    } else {
+        v.recv_bufs = (mcapi_int_t)tp->nfree + (e && e->post == DP_INT);
+    }
+    tp_attr_put(&v, num, out);
 }
 
 mcapi_status_t dt_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num, void *attr,

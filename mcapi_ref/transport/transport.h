@@ -107,6 +107,27 @@ struct tp_attrs {
     uint32_t memtype, priority;
     int32_t max_payload;
 };
+/* Every endpoint attribute at one instant: a transport fills one, then
+ * tp_attr_put copies out the one asked for (attr_def.c). */
+struct tp_attr_vals {
+    mcapi_endp_attr_type_t type;
+    mcapi_endp_attr_get_count_t gets;
+    mcapi_endp_attr_get_source_t source;
+    mcapi_endp_attr_max_payload_size_t max_payload;
+    mcapi_endp_attr_buffer_type_t buffer_type;
+    mcapi_endp_attr_memory_type_t memtype;
+    mcapi_endp_attr_num_priorities_t nprio;
+    mcapi_endp_attr_priority_t prio;
+    mcapi_endp_attr_num_send_buffers_t send_bufs;
+    mcapi_endp_attr_num_recv_buffers_t recv_bufs;
+    mcapi_endp_attr_status_t status;
+    mcapi_endp_attr_timeout_t timeout;
+};
+/* Attribute num (< MCAPI_ENDP_ATTR_END) of v into attr, tp_attr_size bytes. */
+void tp_attr_put(const struct tp_attr_vals *v, mcapi_uint_t num, void *attr);
+/* The settable ones of v from a. */
+void tp_attr_from(struct tp_attr_vals *v, const struct tp_attrs *a);
+
 /* Store the value at attr of attribute num, which tp_attr_settable accepted
  * (MCAPI_ENDP_ATTR_BUFFER_TYPE stays FIFO). */
 void tp_attr_store(struct tp_attrs *a, mcapi_uint_t num, const void *attr);

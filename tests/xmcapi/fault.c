@@ -1,10 +1,14 @@
 /* fault.c -- what must not hang or crash: a peer nobody runs, garbage and
  * truncated frames on a node's port, a peer that leaves mid-channel. */
+#define _POSIX_C_SOURCE 200809L
 #include "xmt.h"
 #include "../../xmcapi/wire.h"
 #include "../../xmcapi/xmcapi.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Node 2 is listed but never runs: a get of its endpoint waits for it (as
  * MCAPI's get waits for an endpoint) and times out. Node 1 leaves after node
@@ -198,6 +202,37 @@ static void case_peer_restarts(void *arg)
     xmt_fini();
 }
 
+/* Which transport a node gets from libxmcapi.a (xm_select.c): no
+ * parameters and a topology that lists it, XMCAPI; parameters naming a
+ * shared region, shared memory, topology or not. */
+static void case_select(void *arg)
+{
+    (void)arg;
+    xmt_init(); /* writes the topology */
+    mcapi_status_t st;
+    struct xmcapi_stats s;
+    mcapi_finalize(&st);
+    XMT_EQ(st, MCAPI_SUCCESS);
+    ck_assert_int_eq(setenv("XMCAPI_TOPOLOGY", xmt_topology(), 1), 0);
+    mcapi_info_t info;
+    mcapi_initialize(XMT_DOMAIN, 0, NULL, NULL, &info, &st);
+    XMT_EQ(st, MCAPI_SUCCESS);
+    XMT_EQ(xmcapi_stats(&s), MCAPI_SUCCESS); /* on XMCAPI */
+    mcapi_finalize(&st);
+    char name[32];
+    snprintf(name, sizeof name, "/xmt-select-%d", (int)getpid());
+    mcapi_param_t shm = {.shm_name = name};
+    mcapi_initialize(XMT_DOMAIN, 0, NULL, &shm, &info, &st);
+    XMT_EQ(st, MCAPI_SUCCESS);
+    XMT_EQ(xmcapi_stats(&s), MCAPI_ERR_PARAMETER); /* on shared memory */
+    mcapi_finalize(&st);
+    unsetenv("XMCAPI_TOPOLOGY");
+    mcapi_initialize(XMT_DOMAIN, 0, NULL, NULL, &info, &st);
+    XMT_EQ(st, MCAPI_SUCCESS);
+    XMT_EQ(xmcapi_stats(&s), MCAPI_ERR_PARAMETER); /* no topology: shared memory */
+    xmt_fini();
+}
+
 void xmt_fault_cases(void)
 {
     static const struct harness_case cases[] = {
@@ -205,6 +240,7 @@ void xmt_fault_cases(void)
         {.name = "garbage", .core = case_garbage, .cores = 2},
         {.name = "peer_leaves", .core = case_peer_leaves, .cores = 2},
         {.name = "peer_restarts", .core = case_peer_restarts, .cores = 2},
+        {.name = "select", .core = case_select, .cores = 1, .backends = HARNESS_NATIVE},
     };
     harness_add_cases("xmcapi", cases, HARNESS_COUNT(cases));
 }
