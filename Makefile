@@ -27,7 +27,7 @@ SAN_asan := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 SAN_tsan := -fsanitize=thread
 SANFLAGS := $(SAN_$(SAN))
 
-CPPFLAGS += -Iinclude -Imcapi_ref/include -MMD -MP
+CPPFLAGS += -Iinclude -Imcapi_ref/include -Icoro/include -MMD -MP
 CFLAGS += -std=c11 $(WARN) $(OPT) $(SANFLAGS) -fPIC
 CXXFLAGS += -std=c++17 $(WARN) $(OPT) $(SANFLAGS) -fPIC
 LDFLAGS += $(SANFLAGS)
@@ -41,6 +41,7 @@ MCAPI_SRC := $(wildcard mcapi_ref/*/*.c)
 # libxmcapi.a is libmcapi.a with XMCAPI added and mcapi_ref/top/select.c
 # replaced by xmcapi/xm_select.c (which also picks the XMCAPI transport).
 XMCAPI_SRC := $(filter-out mcapi_ref/top/select.c,$(MCAPI_SRC)) $(wildcard xmcapi/*.c)
+CORO_SRC := $(wildcard coro/*.c)
 EXAMPLE_SRC := $(wildcard apps/examples/*.c)
 CONF_SRC := $(wildcard conf/*.cpp)
 SIM_SRC := $(wildcard plat/sim/*.cpp) $(wildcard models/*.cpp) $(wildcard models/*/*.cpp)
@@ -59,12 +60,13 @@ obj = $(patsubst %,$(BUILD)/obj/%.o,$(basename $(1)))
 # share a base name, or one would silently replace the other.
 dupes = $(strip $(foreach n,$(sort $(notdir $(basename $(1)))),\
     $(if $(filter-out 1,$(words $(filter %/$(n),$(basename $(1))))),$(n))))
-$(foreach l,LIB_SRC MCAPI_SRC XMCAPI_SRC CONF_SRC SIM_SRC APPS_SRC,$(if $(call dupes,$($(l))),\
+$(foreach l,LIB_SRC MCAPI_SRC XMCAPI_SRC CORO_SRC CONF_SRC SIM_SRC APPS_SRC,$(if $(call dupes,$($(l))),\
     $(error $(l): sources share a base name: $(call dupes,$($(l))))))
 
 LIB := $(BUILD)/lib/libipcsim.a
 MCAPI_LIB := $(BUILD)/lib/libmcapi.a
 XMCAPI_LIB := $(BUILD)/lib/libxmcapi.a
+CORO_LIB := $(BUILD)/lib/libcoro.a
 CONF_LIB := $(BUILD)/lib/libipcsim_conf.a
 SIM_LIB := $(BUILD)/lib/libipcsim_sim.a
 APPS_LIB := $(BUILD)/lib/libipcsim_apps.a
@@ -75,7 +77,7 @@ BINS := $(patsubst bin/%.c,$(BUILD)/bin/%,$(BIN_SRC))
 TESTS := $(addprefix $(BUILD)/tests/,$(TEST_DIRS))
 
 # Everything a run needs, in link order (apps call libraries call plat).
-RUN_LIBS := $(APPS_LIB) $(XMCAPI_LIB) $(SIM_LIB) $(CONF_LIB) $(LIB)
+RUN_LIBS := $(APPS_LIB) $(XMCAPI_LIB) $(CORO_LIB) $(SIM_LIB) $(CONF_LIB) $(LIB)
 RUN_LDLIBS := $(SYSTEMC_LIBS) $(LDLIBS)
 
 .PHONY: all test test-run test-net lint results bench deps deps-ok install clean format footprint \
@@ -83,7 +85,7 @@ RUN_LDLIBS := $(SYSTEMC_LIBS) $(LDLIBS)
 # Keep object files make considers intermediate (test objects), so nothing rebuilds twice.
 .SECONDARY:
 .DEFAULT_GOAL := all
-all: $(LIB) $(MCAPI_LIB) $(XMCAPI_LIB) $(CONF_LIB) $(SIM_LIB) $(APPS_LIB) $(IPCSIM) $(BENCHES) \
+all: $(LIB) $(MCAPI_LIB) $(XMCAPI_LIB) $(CORO_LIB) $(CONF_LIB) $(SIM_LIB) $(APPS_LIB) $(IPCSIM) $(BENCHES) \
     $(EXAMPLES) $(BINS) $(TESTS)
 
 $(BUILD)/obj/%.o: %.c
@@ -97,6 +99,7 @@ $(BUILD)/obj/%.o: %.cpp
 $(LIB): $(call obj,$(LIB_SRC))
 $(MCAPI_LIB): $(call obj,$(MCAPI_SRC))
 $(XMCAPI_LIB): $(call obj,$(XMCAPI_SRC))
+$(CORO_LIB): $(call obj,$(CORO_SRC))
 $(CONF_LIB): $(call obj,$(CONF_SRC))
 $(SIM_LIB): $(call obj,$(SIM_SRC))
 $(APPS_LIB): $(call obj,$(APPS_SRC))
@@ -113,9 +116,9 @@ $(IPCSIM): $(call obj,$(RUNNER_SRC)) $(RUN_LIBS)
 BENCH_XM := $(BUILD)/bench/xmcapi
 BENCH_C := $(filter-out $(BENCH_XM),$(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c)))
 BENCH_CXX := $(patsubst bench/%.cpp,$(BUILD)/bench/%,$(wildcard bench/*.cpp))
-$(BENCH_C): $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(MCAPI_LIB) $(LIB)
+$(BENCH_C): $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(MCAPI_LIB) $(CORO_LIB) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $< $(MCAPI_LIB) $(LIB) -lpthread -lm
+	$(CC) $(LDFLAGS) -o $@ $< $(MCAPI_LIB) $(CORO_LIB) $(LIB) -lpthread -lm
 $(BENCH_XM): $(BUILD)/obj/bench/xmcapi.o $(XMCAPI_LIB) $(CONF_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CXX) $(LDFLAGS) -o $@ $< $(XMCAPI_LIB) $(CONF_LIB) $(LIB) $(LDLIBS)

@@ -1,0 +1,364 @@
+/*
+ * chan.c -- the paper's ring-buffer channel (Algorithms 1-3) with mutual
+ * wake-up, close and select.
+ *
+ * Producers take turns through write/to_write: one whose `write` equals
+ * `to_write` (nobody else in the middle of a send) reserves slot `write` by
+ * advancing it -- with CAS (Algorithm 2) or with an add it checks and rolls
+ * back if another producer added too (Algorithm 3) -- copies the element,
+ * and advances `to_write`, which publishes it. Consumers do the same with
+ * read/to_read. One deviation from the paper's listings: fullness
+ * (emptiness) is judged on the `write` (`read`) value that is then
+ * reserved, not before reading it; judged before, a producer that read a
+ * stale "not full" could overwrite an unread element.
+ */
+#include "cr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { SEND = 0, RECV = 1 };             /* a side, and the wait list its waiters join */
+enum { CH_OPEN, CH_CLOSING, CH_CLOSED }; /* CLOSED: no send in flight any more */
+
+struct coro_chan {
+    /* The paper's fields; producers' and consumers' counters apart, so
+     * natively they do not share a cache line. */
+    uint64_t write, to_write;
+    char pad0[48];
+    uint64_t read, to_read;
+    char pad1[48];
+    unsigned char *buffer;
+    uint64_t elem_size, capacity;
+    uint64_t state;
+    /* The two wait lists (read_wait: producers, write_wait: consumers),
+     * their lengths (read without the lock), and the lock. */
+    struct cr_lock lock;
+    uint64_t nwait[2];
+    struct cr_list wait[2];
+    struct coro_chan_stats st;
+};
+
+coro_chan *coro_chan_new(size_t elem_size, size_t capacity)
+{
+    if (!elem_size || !capacity || capacity > SIZE_MAX / elem_size) return NULL;
+    coro_chan *ch = plat_shared_alloc(sizeof *ch, 64);
+    if (!ch) return NULL;
+    ch->buffer = plat_shared_alloc(elem_size * capacity, 64);
+    if (!ch->buffer) {
+        plat_shared_free(ch);
+        return NULL;
+    }
+    ch->elem_size = elem_size;
+    ch->capacity = capacity;
+    return ch;
+}
+
+void coro_chan_free(coro_chan *ch)
+{
+    if (!ch) return;
+    plat_shared_free(ch->buffer);
+    plat_shared_free(ch);
+}
+
+size_t coro_chan_len(coro_chan *ch)
+{
+    return (size_t)(plat_load64(&ch->to_write) - plat_load64(&ch->to_read));
+}
+
+void coro_chan_stats(coro_chan *ch, struct coro_chan_stats *st)
+{
+    st->retries = __atomic_load_n(&ch->st.retries, __ATOMIC_RELAXED);
+    st->rollbacks = __atomic_load_n(&ch->st.rollbacks, __ATOMIC_RELAXED);
+    st->blocks = __atomic_load_n(&ch->st.blocks, __ATOMIC_RELAXED);
+    st->wakeups = __atomic_load_n(&ch->st.wakeups, __ATOMIC_RELAXED);
+    st->sends = __atomic_load_n(&ch->to_write, __ATOMIC_RELAXED);
+    st->recvs = __atomic_load_n(&ch->to_read, __ATOMIC_RELAXED);
+}
+
+/* ---- one attempt ----------------------------------------------------------------- */
+
+/* Can side s go ahead with slot `pos`? */
+static bool room(coro_chan *ch, int s, uint64_t pos)
+{
+    if (s == SEND) return pos - plat_load64(&ch->to_read) < ch->capacity;
+    return pos != plat_load64(&ch->to_write);
+}
+
+static void undo(uint64_t *head, uint64_t pos, bool cas)
+{
+    if (!cas) {
+        cr_add(head, (uint64_t)-1);
+        return;
+    }
+    for (;;) { /* a stale add-only contender may hold head above pos+1 for a moment */
+        uint64_t e = pos + 1;
+        if (plat_cas64(head, &e, pos)) return;
+    }
+}
+
+/* After a rollback, wait a random number of cycles, the window doubling
+ * with each rollback in a row (16 .. 1024). Contenders that added together
+ * and rolled back together would otherwise retry together: on the
+ * deterministic simulator in lock step for ever, and on hardware as long
+ * as their timing happens to match. The paper's Algorithm 3 retries at
+ * once; this is the one thing added to it (docs/coro.md). */
+static void backoff(unsigned *rollbacks)
+{
+    unsigned shift = *rollbacks < 6 ? *rollbacks : 6;
+    ++*rollbacks;
+    plat_work_cycles(plat_random() % (16u << shift));
+}
+
+/* 1: done; 0: full (empty); CORO_ECLOSED. */
+static int attempt(coro_chan *ch, int s, void *elem, bool cas)
+{
+    uint64_t *head = s == SEND ? &ch->write : &ch->read;
+    uint64_t *turn = s == SEND ? &ch->to_write : &ch->to_read;
+    unsigned rolled = 0;
+    for (;;) {
+        uint64_t pos = plat_load64(head);
+        if (pos != plat_load64(turn)) { /* another one is in the middle */
+            cr_count(&ch->st.retries, 1);
+            plat_yield(); /* if it is a thread of this core, let it finish */
+            continue;
+        }
+        if (!room(ch, s, pos)) {
+            if (s == SEND) return plat_load64(&ch->state) != CH_OPEN ? CORO_ECLOSED : 0;
+            /* CLOSED means no send is in flight: empty now is empty for good. */
+            if (plat_load64(&ch->state) == CH_CLOSED && !room(ch, s, pos)) return CORO_ECLOSED;
+            return 0;
+        }
+        if (cas) { /* Algorithm 2 */
+            uint64_t e = pos;
+            if (!plat_cas64(head, &e, pos + 1)) {
+                cr_count(&ch->st.retries, 1);
+                continue;
+            }
+        } else { /* Algorithm 3: add, look, roll back if someone else added */
+            cr_add(head, 1);
+            if (plat_load64(head) != pos + 1) {
+                cr_add(head, (uint64_t)-1);
+                cr_count(&ch->st.rollbacks, 1);
+                backoff(&rolled);
+                continue;
+            }
+        }
+        if (s == SEND && plat_load64(&ch->state) != CH_OPEN) {
+            undo(head, pos, cas);
+            return CORO_ECLOSED;
+        }
+        unsigned char *slot = ch->buffer + (pos % ch->capacity) * ch->elem_size;
+        if (s == SEND)
+            plat_copy(slot, elem, ch->elem_size);
+        else
+            plat_copy(elem, slot, ch->elem_size);
+        if (cas) {
+            uint64_t e = pos;
+            plat_cas64(turn, &e, pos + 1); /* cannot fail: only we move it now */
+        } else {
+            cr_add(turn, 1);
+        }
+        return 1;
+    }
+}
+
+/* ---- waiting and waking ----------------------------------------------------------- */
+
+/* Wake one waiter of list `l` (after the other side made room or data). */
+static void wake_one(coro_chan *ch, int l)
+{
+    if (!plat_load64(&ch->nwait[l])) return;
+    cr_lock(&ch->lock);
+    struct cr_link *k;
+    while ((k = cr_list_pop(&ch->wait[l]))) {
+        plat_store64(&ch->nwait[l], plat_load64(&ch->nwait[l]) - 1);
+        struct cr_waiter *w = k->w;
+        struct coro *co = w->co; /* read first: a claimed thread waiter may return */
+        if (cr_claim(w)) {
+            if (co) cr_wake(co);
+            cr_count(&ch->st.wakeups, 1);
+            break;
+        }
+        /* Already claimed (woken through another channel, or timed out). */
+    }
+    cr_unlock(&ch->lock);
+}
+
+static void wake_all(coro_chan *ch)
+{
+    cr_lock(&ch->lock);
+    for (int l = 0; l < 2; l++) {
+        struct cr_link *k;
+        while ((k = cr_list_pop(&ch->wait[l]))) {
+            struct cr_waiter *w = k->w;
+            struct coro *co = w->co;
+            if (cr_claim(w) && co) cr_wake(co);
+        }
+        plat_store64(&ch->nwait[l], 0);
+    }
+    cr_unlock(&ch->lock);
+}
+
+static int side(const struct coro_case *c)
+{
+    return c->op == CORO_SEND ? SEND : RECV;
+}
+
+/* Would the case go ahead (or fail as closed) now? */
+static bool ready(const struct coro_case *c)
+{
+    coro_chan *ch = c->ch;
+    if (side(c) == SEND)
+        return plat_load64(&ch->state) != CH_OPEN || room(ch, SEND, plat_load64(&ch->write));
+    return room(ch, RECV, plat_load64(&ch->read)) || plat_load64(&ch->state) == CH_CLOSED;
+}
+
+/* Join the wait lists of every case, look again, and sleep unless one is
+ * ready: a waker that committed before we joined is seen by the second
+ * look, one after it finds us on its list. True if the timeout ended it. */
+static bool wait_cases(struct coro_case *cs, int n, struct cr_link *links, uint64_t timeout_ns)
+{
+    struct cr_waiter w = {coro_self(), 0, false};
+    for (int i = 0; i < n; i++) {
+        coro_chan *ch = cs[i].ch;
+        int l = side(&cs[i]);
+        links[i] = (struct cr_link){NULL, NULL, &w, i, false};
+        cr_lock(&ch->lock);
+        cr_list_push(&ch->wait[l], &links[i]);
+        plat_store64(&ch->nwait[l], plat_load64(&ch->nwait[l]) + 1);
+        cr_unlock(&ch->lock);
+    }
+    bool any = false;
+    for (int i = 0; i < n && !any; i++) any = ready(&cs[i]);
+    if (!any || !cr_claim(&w)) {
+        cr_count(&cs[0].ch->st.blocks, 1);
+        cr_block(&w, timeout_ns); /* returns at once if a waker already claimed it */
+    }
+    for (int i = 0; i < n; i++) {
+        coro_chan *ch = cs[i].ch;
+        int l = side(&cs[i]);
+        cr_lock(&ch->lock);
+        if (links[i].linked) {
+            cr_list_del(&ch->wait[l], &links[i]);
+            plat_store64(&ch->nwait[l], plat_load64(&ch->nwait[l]) - 1);
+        }
+        cr_unlock(&ch->lock);
+    }
+    return w.timed_out;
+}
+
+/* ---- the operations ----------------------------------------------------------------- */
+
+#define CR_SELECT_STACK 8
+
+int coro_select(struct coro_case *cs, int n, uint64_t timeout_ns)
+{
+    if (!cs || n <= 0) return CORO_EINVAL;
+    for (int i = 0; i < n; i++)
+        if (!cs[i].ch || !cs[i].elem) return CORO_EINVAL;
+    struct cr_link small[CR_SELECT_STACK], *links = small;
+    if (n > CR_SELECT_STACK && !(links = malloc(sizeof *links * (size_t)n))) return CORO_ENOMEM;
+    uint64_t deadline = 0;
+    if (timeout_ns && timeout_ns != CORO_FOREVER) deadline = plat_now_ns() + timeout_ns;
+    bool cas = cr_use_cas(), woken = false, last = false;
+    int ret;
+    for (;;) {
+        int closed = 0, done = -1;
+        for (int i = 0; i < n && done < 0; i++) {
+            int r = attempt(cs[i].ch, side(&cs[i]), cs[i].elem, cas);
+            if (r == 1)
+                done = i;
+            else if (r == CORO_ECLOSED)
+                closed++;
+        }
+        if (done >= 0) {
+            wake_one(cs[done].ch, side(&cs[done]) == SEND ? RECV : SEND);
+            /* A wake meant for another case of ours must not be lost. */
+            for (int i = 0; woken && i < n; i++)
+                if (i != done && ready(&cs[i])) wake_one(cs[i].ch, side(&cs[i]));
+            ret = done;
+            break;
+        }
+        if (closed == n) {
+            ret = CORO_ECLOSED;
+            break;
+        }
+        if (!timeout_ns || last) {
+            ret = timeout_ns ? CORO_ETIMEDOUT : CORO_EAGAIN;
+            break;
+        }
+        uint64_t left = CORO_FOREVER;
+        if (deadline) {
+            uint64_t now = plat_now_ns();
+            left = deadline > now ? deadline - now : 0;
+        }
+        if (left == 0 || wait_cases(cs, n, links, left)) last = true; /* one more look */
+        woken = true;
+    }
+    if (links != small) free(links);
+    return ret;
+}
+
+static int one(coro_chan *ch, enum coro_op op, void *elem, uint64_t timeout_ns)
+{
+    struct coro_case c = {ch, op, elem};
+    int r = coro_select(&c, 1, timeout_ns);
+    return r == 0 ? CORO_OK : r;
+}
+
+int coro_chan_send(coro_chan *ch, const void *elem)
+{
+    return one(ch, CORO_SEND, (void *)elem, CORO_FOREVER);
+}
+
+int coro_chan_recv(coro_chan *ch, void *elem)
+{
+    return one(ch, CORO_RECV, elem, CORO_FOREVER);
+}
+
+int coro_chan_try_send(coro_chan *ch, const void *elem)
+{
+    return one(ch, CORO_SEND, (void *)elem, 0);
+}
+
+int coro_chan_try_recv(coro_chan *ch, void *elem)
+{
+    return one(ch, CORO_RECV, elem, 0);
+}
+
+void coro_chan_close(coro_chan *ch)
+{
+    if (plat_load64(&ch->state) == CH_CLOSED) return;
+    plat_store64(&ch->state, CH_CLOSING);
+    /* Sends that reserved a slot before they could see CLOSING finish (or
+     * undo); after that no element can appear. */
+    for (;;) {
+        uint64_t w = plat_load64(&ch->write);
+        if (w == plat_load64(&ch->to_write)) break;
+        plat_poll64(&ch->write, w, 1000);
+    }
+    plat_store64(&ch->state, CH_CLOSED);
+    wake_all(ch);
+}
+
+const char *coro_strerror(int status)
+{
+    switch (status) {
+    case CORO_OK:
+        return "ok";
+    case CORO_ETIMEDOUT:
+        return "timed out";
+    case CORO_EAGAIN:
+        return "not ready";
+    case CORO_EINVAL:
+        return "invalid argument";
+    case CORO_ENOMEM:
+        return "out of memory";
+    case CORO_ENOENT:
+        return "no such runtime or position";
+    case CORO_ECLOSED:
+        return "channel closed";
+    default:
+        return "unknown status";
+    }
+}

@@ -1,0 +1,361 @@
+/* chan.c -- channels: order, mutual wake-up, many producers and consumers
+ * with CAS, with add-only atomics and mixed, close, try, select, threads. */
+#include "ct.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- one producer, one consumer, a small buffer: order and wake-ups ------- */
+
+#define SPSC_N 2000
+
+struct spsc {
+    coro_chan *ch;
+    int bad;
+};
+
+static void spsc_send(void *arg)
+{
+    struct spsc *s = arg;
+    for (int i = 0; i < SPSC_N; i++) ck_assert_int_eq(coro_chan_send(s->ch, &i), CORO_OK);
+}
+
+static void spsc_recv(void *arg)
+{
+    struct spsc *s = arg;
+    for (int i = 0; i < SPSC_N; i++) {
+        int v = -1;
+        ck_assert_int_eq(coro_chan_recv(s->ch, &v), CORO_OK);
+        if (v != i) s->bad++;
+    }
+}
+
+static void sched_spsc(coro_rt *rt, void *arg)
+{
+    (void)arg;
+    struct spsc s = {coro_chan_new(sizeof(int), 4), 0};
+    ck_assert_ptr_nonnull(s.ch);
+    coro *r = coro_spawn_on(rt, 1, spsc_recv, &s);
+    coro *p = coro_spawn_on(rt, 0, spsc_send, &s);
+    coro_join(p);
+    coro_join(r);
+    ck_assert_int_eq(s.bad, 0);
+    struct coro_chan_stats st;
+    coro_chan_stats(s.ch, &st);
+    ck_assert_uint_eq(st.sends, SPSC_N);
+    ck_assert_uint_eq(st.recvs, SPSC_N);
+    ck_assert_uint_gt(st.blocks, 0); /* 2000 through 4 slots: somebody waited */
+    ck_assert_uint_gt(st.wakeups, 0);
+    ck_assert_uint_eq(coro_chan_len(s.ch), 0);
+    coro_chan_free(s.ch);
+}
+
+static void case_spsc(void *arg)
+{
+    (void)arg;
+    ct_run(sched_spsc, NULL, NULL);
+}
+
+/* ---- same executor: producer and consumer coroutines wake each other ------- */
+
+static void sched_local(coro_rt *rt, void *arg)
+{
+    (void)arg;
+    struct spsc s = {coro_chan_new(sizeof(int), 1), 0};
+    coro *r = coro_spawn_on(rt, 0, spsc_recv, &s);
+    coro *p = coro_spawn_on(rt, 0, spsc_send, &s);
+    coro_join(p);
+    coro_join(r);
+    ck_assert_int_eq(s.bad, 0);
+    coro_chan_free(s.ch);
+}
+
+static void case_local(void *arg)
+{
+    (void)arg;
+    ct_run(sched_local, NULL, NULL);
+}
+
+/* ---- many producers and consumers: nothing lost, nothing twice -------------- */
+
+#define MP_PROD 3
+#define MP_CONS 3
+#define MP_N 1500 /* per producer */
+
+struct mpmc {
+    coro_chan *ch;
+    uint8_t *seen; /* [producer][seq], counted by consumers (under no lock: */
+    uint64_t got;  /*  each cell is written by the one consumer that got it) */
+    int dup, foreign;
+};
+struct role {
+    struct mpmc *m;
+    int id;
+};
+
+static void mp_send(void *arg)
+{
+    struct role *r = arg;
+    for (uint32_t i = 0; i < MP_N; i++) {
+        uint64_t v = (uint64_t)r->id << 32 | i;
+        ck_assert_int_eq(coro_chan_send(r->m->ch, &v), CORO_OK);
+        if (i % 64 == 0) coro_yield();
+    }
+}
+
+static void mp_recv(void *arg)
+{
+    struct role *r = arg;
+    for (;;) {
+        uint64_t v;
+        int st = coro_chan_recv(r->m->ch, &v);
+        if (st == CORO_ECLOSED) break;
+        ck_assert_int_eq(st, CORO_OK);
+        uint32_t p = (uint32_t)(v >> 32), i = (uint32_t)v;
+        if (p >= MP_PROD || i >= MP_N) {
+            __atomic_fetch_add(&r->m->foreign, 1, __ATOMIC_RELAXED);
+            continue;
+        }
+        if (__atomic_fetch_add(&r->m->seen[p * MP_N + i], 1, __ATOMIC_RELAXED))
+            __atomic_fetch_add(&r->m->dup, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&r->m->got, 1, __ATOMIC_RELAXED);
+    }
+}
+
+static void sched_mpmc(coro_rt *rt, void *arg)
+{
+    (void)arg;
+    struct mpmc m = {coro_chan_new(sizeof(uint64_t), 16), calloc(MP_PROD * MP_N, 1), 0, 0, 0};
+    ck_assert_ptr_nonnull(m.seen);
+    struct role pr[MP_PROD], cr[MP_CONS];
+    coro *pc[MP_PROD], *cc[MP_CONS];
+    int n = plat_cores() - 1;
+    for (int i = 0; i < MP_CONS; i++) {
+        cr[i] = (struct role){&m, i};
+        cc[i] = coro_spawn_on(rt, i % n, mp_recv, &cr[i]);
+    }
+    for (int i = 0; i < MP_PROD; i++) {
+        pr[i] = (struct role){&m, i};
+        pc[i] = coro_spawn_on(rt, (i + 1) % n, mp_send, &pr[i]);
+    }
+    for (int i = 0; i < MP_PROD; i++) coro_join(pc[i]);
+    coro_chan_close(m.ch);
+    for (int i = 0; i < MP_CONS; i++) coro_join(cc[i]);
+    ck_assert_int_eq(m.foreign, 0);
+    ck_assert_int_eq(m.dup, 0);
+    ck_assert_uint_eq(m.got, MP_PROD * MP_N);
+    for (int i = 0; i < MP_PROD * MP_N; i++) ck_assert_int_eq(m.seen[i], 1);
+    struct coro_chan_stats st;
+    coro_chan_stats(m.ch, &st);
+    ck_assert_uint_eq(st.sends, MP_PROD * MP_N);
+    free(m.seen);
+    coro_chan_free(m.ch);
+}
+
+static const bool all_no_cas[8] = {true, true, true, true, true, true, true, true};
+static const bool mixed_cas[8] = {true, false, true, false, true, false, true, false};
+
+static void case_mpmc_cas(void *arg)
+{
+    (void)arg;
+    ct_run(sched_mpmc, NULL, NULL);
+}
+
+static void case_mpmc_addonly(void *arg)
+{
+    (void)arg;
+    ct_run(sched_mpmc, NULL, all_no_cas);
+}
+
+static void case_mpmc_mixed(void *arg)
+{
+    (void)arg;
+    ct_run(sched_mpmc, NULL, mixed_cas);
+}
+
+/* ---- close: drain, then closed; sends fail; blocked receivers wake ---------- */
+
+struct closing {
+    coro_chan *ch;
+    int got, last;
+};
+
+static void drain_then_closed(void *arg)
+{
+    struct closing *c = arg;
+    int v;
+    while ((c->last = coro_chan_recv(c->ch, &v)) == CORO_OK) {
+        ck_assert_int_eq(v, c->got);
+        c->got++;
+    }
+}
+
+static void sched_close(coro_rt *rt, void *arg)
+{
+    (void)arg;
+    struct closing c = {coro_chan_new(sizeof(int), 16), 0, 0};
+    for (int i = 0; i < 10; i++) ck_assert_int_eq(coro_chan_send(c.ch, &i), CORO_OK);
+    coro_chan_close(c.ch);
+    int v = 99;
+    ck_assert_int_eq(coro_chan_send(c.ch, &v), CORO_ECLOSED);
+    ck_assert_int_eq(coro_chan_try_send(c.ch, &v), CORO_ECLOSED);
+    coro_chan_close(c.ch); /* twice is harmless */
+    coro_join(coro_spawn_on(rt, 0, drain_then_closed, &c));
+    ck_assert_int_eq(c.got, 10);
+    ck_assert_int_eq(c.last, CORO_ECLOSED);
+    coro_chan_free(c.ch);
+
+    /* A receiver blocked on an empty channel is woken by the close. */
+    struct closing e = {coro_chan_new(sizeof(int), 4), 0, 0};
+    coro *r = coro_spawn_on(rt, 0, drain_then_closed, &e);
+    plat_sleep_ns(1000000);
+    coro_chan_close(e.ch);
+    coro_join(r);
+    ck_assert_int_eq(e.got, 0);
+    ck_assert_int_eq(e.last, CORO_ECLOSED);
+    coro_chan_free(e.ch);
+}
+
+static void case_close(void *arg)
+{
+    (void)arg;
+    ct_run(sched_close, NULL, NULL);
+}
+
+/* ---- try and the argument checks ----------------------------------------------- */
+
+static void case_try(void *arg)
+{
+    (void)arg;
+    if (plat_core() != 0) return;
+    coro_chan *ch = coro_chan_new(sizeof(short), 2);
+    short a = 1, b = 2, c = 3, out = 0;
+    ck_assert_int_eq(coro_chan_try_recv(ch, &out), CORO_EAGAIN);
+    ck_assert_int_eq(coro_chan_try_send(ch, &a), CORO_OK);
+    ck_assert_int_eq(coro_chan_try_send(ch, &b), CORO_OK);
+    ck_assert_int_eq(coro_chan_try_send(ch, &c), CORO_EAGAIN);
+    ck_assert_uint_eq(coro_chan_len(ch), 2);
+    ck_assert_int_eq(coro_chan_try_recv(ch, &out), CORO_OK);
+    ck_assert_int_eq(out, 1);
+    ck_assert_int_eq(coro_chan_try_send(ch, &c), CORO_OK);
+    ck_assert_int_eq(coro_chan_try_recv(ch, &out), CORO_OK);
+    ck_assert_int_eq(out, 2);
+    ck_assert_int_eq(coro_chan_try_recv(ch, &out), CORO_OK);
+    ck_assert_int_eq(out, 3);
+    struct coro_case none[1] = {{NULL, CORO_RECV, &out}};
+    ck_assert_int_eq(coro_select(none, 1, 0), CORO_EINVAL);
+    ck_assert_int_eq(coro_select(NULL, 0, 0), CORO_EINVAL);
+    ck_assert_ptr_null(coro_chan_new(0, 4));
+    ck_assert_ptr_null(coro_chan_new(4, 0));
+    ck_assert_str_eq(coro_strerror(CORO_ECLOSED), "channel closed");
+    coro_chan_free(ch);
+}
+
+/* ---- select: the first ready of several; timeouts ---------------------------------- */
+
+struct sel {
+    coro_chan *a, *b;
+    int from_a, from_b, sum_a, sum_b;
+    int timed_out, again;
+};
+
+static void sel_feed(void *arg)
+{
+    struct sel *s = arg;
+    for (int i = 1; i <= 100; i++) {
+        coro_chan_send(i % 3 ? s->a : s->b, &i);
+        if (i % 10 == 0) coro_sleep_ns(50000);
+    }
+    coro_chan_close(s->a);
+    coro_chan_close(s->b);
+}
+
+static void sel_eat(void *arg)
+{
+    struct sel *s = arg;
+    int va, vb;
+    struct coro_case cs[2] = {{s->a, CORO_RECV, &va}, {s->b, CORO_RECV, &vb}};
+    s->again = coro_select(cs, 2, 0) == CORO_EAGAIN;
+    s->timed_out = coro_select(cs, 2, 100000) == CORO_ETIMEDOUT;
+    for (;;) {
+        int r = coro_select(cs, 2, CORO_FOREVER);
+        if (r == CORO_ECLOSED) break;
+        ck_assert_int_ge(r, 0);
+        if (r == 0) {
+            s->from_a++;
+            s->sum_a += va;
+        } else {
+            s->from_b++;
+            s->sum_b += vb;
+        }
+    }
+}
+
+static void sched_select(coro_rt *rt, void *arg)
+{
+    (void)arg;
+    struct sel s = {coro_chan_new(sizeof(int), 4), coro_chan_new(sizeof(int), 4), 0, 0, 0, 0, 0, 0};
+    coro *e = coro_spawn_on(rt, 0, sel_eat, &s);
+    plat_sleep_ns(1000000); /* the eater has tried and timed out before any send */
+    coro *f = coro_spawn_on(rt, 1, sel_feed, &s);
+    coro_join(f);
+    coro_join(e);
+    ck_assert_int_eq(s.again, 1);
+    ck_assert_int_eq(s.timed_out, 1);
+    ck_assert_int_eq(s.from_a + s.from_b, 100);
+    ck_assert_int_eq(s.from_b, 33); /* multiples of 3 went to b */
+    ck_assert_int_eq(s.sum_a + s.sum_b, 5050);
+    coro_chan_free(s.a);
+    coro_chan_free(s.b);
+}
+
+static void case_select(void *arg)
+{
+    (void)arg;
+    ct_run(sched_select, NULL, NULL);
+}
+
+/* ---- plain threads (no executor) on both ends: they wait by polling ---------- */
+
+#define TH_N 500
+
+static void case_threads(void *arg)
+{
+    (void)arg;
+    uint64_t *board = harness_board();
+    if (plat_core() == 0) {
+        coro_chan *ch = coro_chan_new(sizeof(uint32_t), 2);
+        plat_store64(&board[0], (uint64_t)(uintptr_t)ch);
+        for (uint32_t i = 0; i < TH_N; i++) ck_assert_int_eq(coro_chan_send(ch, &i), CORO_OK);
+        coro_chan_close(ch);
+        harness_barrier();
+        coro_chan_free(ch);
+        return;
+    }
+    uint64_t v;
+    while (!(v = plat_load64(&board[0]))) plat_poll64(&board[0], 0, HARNESS_WAIT_NS);
+    coro_chan *ch = (coro_chan *)(uintptr_t)v;
+    uint32_t want = 0, got;
+    int st;
+    while ((st = coro_chan_recv(ch, &got)) == CORO_OK) ck_assert_uint_eq(got, want++);
+    ck_assert_int_eq(st, CORO_ECLOSED);
+    ck_assert_uint_eq(want, TH_N);
+    harness_barrier();
+}
+
+static const struct harness_case cases[] = {
+    {.name = "chan_spsc_order", .core = case_spsc, .cores = 3},
+    {.name = "chan_same_executor", .core = case_local, .cores = 2},
+    {.name = "chan_mpmc_cas", .core = case_mpmc_cas, .cores = 4},
+    {.name = "chan_mpmc_addonly", .core = case_mpmc_addonly, .cores = 4},
+    {.name = "chan_mpmc_mixed", .core = case_mpmc_mixed, .cores = 4},
+    {.name = "chan_close", .core = case_close, .cores = 2},
+    {.name = "chan_try", .core = case_try, .cores = 1},
+    {.name = "chan_select", .core = case_select, .cores = 3},
+    {.name = "chan_threads", .core = case_threads, .cores = 2},
+};
+
+void ct_chan_cases(void)
+{
+    harness_add_cases("coro", cases, HARNESS_COUNT(cases));
+}
