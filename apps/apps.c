@@ -4,9 +4,17 @@
 #include <string.h>
 
 const struct app *const app_table[] = {
-    &app_pingpong,          &app_mcapi_dct,          &app_funbase_init,
-    &app_funbase_roundtrip, &app_funbase_throughput, &app_funbase_pcie,
-    &app_xmcapi_latency,    &app_xmcapi_bandwidth,   NULL,
+    &app_pingpong,
+    &app_mcapi_dct,
+    &app_funbase_init,
+    &app_funbase_roundtrip,
+    &app_funbase_throughput,
+    &app_funbase_pcie,
+    &app_xmcapi_latency,
+    &app_xmcapi_bandwidth,
+    &app_sw_channels,
+    &app_sw_regcomm,
+    NULL,
 };
 
 const struct app *app_find(const char *name)

@@ -20,6 +20,8 @@ extern const struct app app_funbase_throughput;
 extern const struct app app_funbase_pcie;
 extern const struct app app_xmcapi_latency;
 extern const struct app app_xmcapi_bandwidth;
+extern const struct app app_sw_channels;
+extern const struct app app_sw_regcomm;
 
 /* Whether `word` is one of the comma-separated names of text (an app's
  * list argument such as measure: "tcp,dc,sc"). */

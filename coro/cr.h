@@ -103,6 +103,7 @@ struct cr_exec {
     struct coro *run_head, *run_tail;
     struct coro *blocked;
     struct coro *timers; /* by deadline */
+    uint64_t drained;    /* iseq when the inbox was last taken */
     uint64_t switch_cycles;
 };
 

@@ -132,9 +132,12 @@ void cr_wake(struct coro *co)
         post(ex, co);
 }
 
-static void drain(struct cr_exec *ex)
+/* Take the inbox if a post came since the last time (posts advance iseq
+ * after they append, so a post we miss now is seen at the next look). */
+static void drain(struct cr_exec *ex, uint64_t seq)
 {
-    if (!ex->inbox_head) return; /* plain read: a post also advances iseq */
+    if (seq == ex->drained) return;
+    ex->drained = seq;
     cr_lock(&ex->ilock);
     struct coro *co = ex->inbox_head;
     ex->inbox_head = ex->inbox_tail = NULL;
@@ -376,7 +379,7 @@ static void exec_loop(struct cr_exec *ex)
     coro_rt *rt = ex->rt;
     for (;;) {
         uint64_t seq = plat_load64(&ex->iseq);
-        drain(ex);
+        drain(ex, seq);
         if (ex->timers) expire(ex);
         struct coro *co = run_pop(ex);
         if (co) {

@@ -257,6 +257,7 @@ struct sel {
     coro_chan *a, *b;
     int from_a, from_b, sum_a, sum_b;
     int timed_out, again;
+    uint64_t tried; /* the eater has made its two early attempts */
 };
 
 static void sel_feed(void *arg)
@@ -277,6 +278,7 @@ static void sel_eat(void *arg)
     struct coro_case cs[2] = {{s->a, CORO_RECV, &va}, {s->b, CORO_RECV, &vb}};
     s->again = coro_select(cs, 2, 0) == CORO_EAGAIN;
     s->timed_out = coro_select(cs, 2, 100000) == CORO_ETIMEDOUT;
+    plat_store64(&s->tried, 1);
     for (;;) {
         int r = coro_select(cs, 2, CORO_FOREVER);
         if (r == CORO_ECLOSED) break;
@@ -294,9 +296,10 @@ static void sel_eat(void *arg)
 static void sched_select(coro_rt *rt, void *arg)
 {
     (void)arg;
-    struct sel s = {coro_chan_new(sizeof(int), 4), coro_chan_new(sizeof(int), 4), 0, 0, 0, 0, 0, 0};
+    struct sel s = {
+        coro_chan_new(sizeof(int), 4), coro_chan_new(sizeof(int), 4), 0, 0, 0, 0, 0, 0, 0};
     coro *e = coro_spawn_on(rt, 0, sel_eat, &s);
-    plat_sleep_ns(1000000); /* the eater has tried and timed out before any send */
+    while (!plat_load64(&s.tried)) plat_poll64(&s.tried, 0, HARNESS_WAIT_NS); /* before any send */
     coro *f = coro_spawn_on(rt, 1, sel_feed, &s);
     coro_join(f);
     coro_join(e);
