@@ -56,6 +56,7 @@ const struct conf_rule plot_rules[] = {
     {"plots.*.ylabel", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"plots.*.logx", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"plots.*.logy", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"plots.*.ymin", CONF_T_NUM, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {nullptr, CONF_T_ANY, false, 0, 0},
 };
 
@@ -217,6 +218,20 @@ void read_references(scenario &s)
     }
 }
 
+// `ymin:` starts the y axis there (e.g. at 0, so small differences do not
+// look large); a log axis has no 0 or below.
+void read_ymin(const scenario &s, const struct conf_node *e, plot_spec &p)
+{
+    const struct conf_node *y = conf_get(e, "ymin");
+    if (!y) return;
+    p.has_ymin = true;
+    conf_number(y, &p.ymin);
+    if (p.logy && p.ymin <= 0)
+        fail_at(s.file, conf_line(y),
+                "plot '" + p.id + "': ymin " + conf_text(y) + " on a log y axis (logy: true) " +
+                    "must be above 0");
+}
+
 void read_plots(scenario &s)
 {
     for (const struct conf_node *e : map_list(s, "plots", plot_rules)) {
@@ -242,6 +257,7 @@ void read_plots(scenario &s)
             for (size_t i = 0; i < conf_len(l); i++) p.series.push_back(conf_text(conf_at(l, i)));
         if (const struct conf_node *b = conf_get(e, "logx")) p.logx = parse_bool(s, b, "logx");
         if (const struct conf_node *b = conf_get(e, "logy")) p.logy = parse_bool(s, b, "logy");
+        read_ymin(s, e, p);
         s.plots.push_back(p);
     }
 }

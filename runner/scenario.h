@@ -29,6 +29,8 @@ struct plot_spec {
     std::string id, title, xlabel, ylabel;
     std::vector<std::string> series; // empty: every series of the run
     bool logx = false, logy = false;
+    bool has_ymin = false; // without it the y axis starts where gnuplot's autoscale puts it
+    double ymin = 0;
     int line = 0;
 };
 
