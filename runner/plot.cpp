@@ -113,9 +113,13 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
         if (p.logx) g += "set logscale x\n";
     }
     if (p.logy) g += "set logscale y\n";
+    if (p.has_ymin) g += "set yrange [" + fmt_num(p.ymin) + ":*]\n";
     // Keep points off the top and bottom of the frame on a linear y axis (log
-    // axes autoscale to whole decades anyway).
-    if (!p.logy) g += "set offsets 0, 0, graph 0.05, graph 0.05\n";
+    // axes autoscale to whole decades anyway). gnuplot offsets a fixed ymin
+    // too, so then only the top gets room.
+    if (!p.logy)
+        g += std::string("set offsets 0, 0, graph 0.05, ") + (p.has_ymin ? "0" : "graph 0.05") +
+             "\n";
 
     std::vector<std::string> plots;
     for (size_t i = 0; i < series.size(); i++) {

@@ -21,7 +21,8 @@ static const char usage[] =
     "Write DIR/REPORT.md: for every scenario (grouped by folder) its title,\n"
     "description, platform, paper vs simulated tables read from\n"
     "DIR/<group>/<stem>.csv (as written by ipcsim run --out DIR/<group>), the\n"
-    "reference sources and tolerances, and links to the plots found there.\n";
+    "reference sources and tolerances, the expect: claims with ok or FAILS, and\n"
+    "links to the plots found there.\n";
 
 namespace
 {
@@ -29,7 +30,8 @@ namespace
 struct entry {
     scenario s;
     std::vector<row> rows;
-    std::string csv; // relative to DIR
+    std::string csv;                     // relative to DIR
+    std::vector<expect_outcome> expects; // s's `expect:` judged on rows
 };
 
 std::string prefix(const scenario &s)
@@ -72,8 +74,26 @@ std::string verdict(const entry &e)
         judged++;
         passed += within(r, ref->tolerance_pct);
     }
-    if (judged) return strf("%d of %d", passed, judged);
-    return any_ref ? "no tolerance given" : "no paper reference";
+    std::string t = judged    ? strf("%d of %d", passed, judged)
+                    : any_ref ? "no tolerance given"
+                              : "no paper reference";
+    // Only scenarios with `expect:` get more, so the others' lines stay as they were.
+    if (!e.expects.empty())
+        t += strf("; expectations: %d of %zu hold", expects_held(e.expects), e.expects.size());
+    return t;
+}
+
+// The `expect:` claims, each with its source and whether the results bear it out.
+std::string expects_table(const entry &e)
+{
+    if (e.expects.empty()) return "";
+    std::string t = "**Expectations** (claims the sources make without numbers, judged on the "
+                    "simulated values)\n\n";
+    t += "| expectation | source | result |\n|---|---|---|\n";
+    for (const expect_outcome &o : e.expects)
+        t += "| " + md(o.claim) + " | " + md(o.e.why) + " | " +
+             (o.ok ? std::string("ok") : "**" + md(o.verdict) + "**") + " |\n";
+    return t + "\n";
 }
 
 std::string series_table(const entry &e, const std::string &series)
@@ -133,6 +153,7 @@ std::string section(const entry &e, const std::string &dir)
     t += "- Scenario: `" + md(display_path(s.file)) + "`; results: [" + e.csv + "](" + e.csv +
          ")\n\n";
     for (const std::string &series : row_series(e.rows)) t += series_table(e, series);
+    t += expects_table(e);
     for (const plot_spec &p : s.plots) {
         std::string png = prefix(s) + s.stem + "-" + p.id + ".png";
         if (is_file(dir + "/" + png))
@@ -171,10 +192,11 @@ int cmd_report(const std::vector<std::string> &args)
     std::vector<entry> entries;
     std::vector<std::string> groups; // in first-seen order
     for (const std::string &f : files) {
-        entry e{scenario_load(f, {}), {}, ""};
+        entry e{scenario_load(f, {}), {}, "", {}};
         e.csv = prefix(e.s) + e.s.stem + ".csv";
         std::string path = dir + "/" + e.csv;
         e.rows = csv_parse(read_file(path), path);
+        e.expects = check_expects(e.s, e.rows);
         if (std::find(groups.begin(), groups.end(), e.s.group) == groups.end())
             groups.push_back(e.s.group);
         entries.push_back(std::move(e));

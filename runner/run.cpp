@@ -24,7 +24,8 @@ static const char usage[] =
     "  --backend B       sim (default: the SystemC models) or native (this machine)\n"
     "  --out DIR         where the CSV and plots go (default: .)\n"
     "  --seed N          seed of plat_random() (default: 1)\n"
-    "  --check           exit 1 when a paper point is outside its tolerance\n"
+    "  --check           exit 1 when a paper point is outside its tolerance or an\n"
+    "                    expect: relation between series fails\n"
     "  --plot            also draw the scenario's plots: DIR/<stem>-<id>.png (gnuplot)\n"
     "  --trace DIR       sim: write DIR/<stem>.vcd and DIR/<stem>.busy.png\n"
     "\n"
@@ -99,6 +100,26 @@ options parse(const std::vector<std::string> &args)
     return o;
 }
 
+// After the table, with or without --check: a claim that fails is news
+// either way; only --check turns it into the exit status.
+void print_expects(const check_result &c)
+{
+    if (!c.expects.empty()) printf("\n");
+    for (const expect_outcome &e : c.expects) printf("expect  %s\n", e.text().c_str());
+}
+
+// "3 of 4 paper points within tolerance; 2 of 2 expectations hold"
+std::string check_summary(const check_result &c)
+{
+    std::vector<std::string> parts;
+    if (c.judged)
+        parts.push_back(strf("%d of %d paper points within tolerance", c.passed, c.judged));
+    if (!c.expects.empty())
+        parts.push_back(strf("%d of %zu expectation%s hold", expects_held(c.expects),
+                             c.expects.size(), c.expects.size() == 1 ? "" : "s"));
+    return join(parts, "; ");
+}
+
 } // namespace
 
 int cmd_run(const std::vector<std::string> &args)
@@ -134,6 +155,7 @@ int cmd_run(const std::vector<std::string> &args)
         printf("(the app reported no points)\n");
     else
         print_table(stdout, rows, label, c.notes);
+    print_expects(c);
 
     out_files files(o.out);
     files.write(s.stem + ".csv", csv_text(rows));
@@ -146,12 +168,12 @@ int cmd_run(const std::vector<std::string> &args)
     fflush(stdout);
 
     if (!o.check) return EXIT_OK;
-    if (c.judged == 0) {
+    if (c.judged == 0 && c.expects.empty()) {
         printf("check: no paper point has a tolerance; nothing to judge\n");
         return EXIT_OK;
     }
     for (const std::string &v : c.violations)
         fprintf(stderr, "%s: check failed: %s\n", s.file.c_str(), v.c_str());
-    printf("check: %d of %d paper points within tolerance\n", c.passed, c.judged);
+    printf("check: %s\n", check_summary(c).c_str());
     return c.violations.empty() ? EXIT_OK : EXIT_CHECK;
 }

@@ -1,8 +1,8 @@
 // scenario.cpp -- load a scenario file and check it against its platform and app.
 //
 // Each top-level section has its own rules and its own reader below; a new
-// section (e.g. `expect:` relations between series) is a rule line plus a
-// reader plus, in check.cpp, the test it adds.
+// section is a rule line plus a reader plus, in check.cpp, the test it adds
+// (as `expect:`, relations between series).
 #include "scenario.h"
 #include "cli.h"
 #include "paths.h"
@@ -36,6 +36,7 @@ const struct conf_rule top_rules[] = {
     {"workload.args.*", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX}, // against the app
     {"reference", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"plots", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"expect", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {nullptr, CONF_T_ANY, false, 0, 0},
 };
 
@@ -56,7 +57,28 @@ const struct conf_rule plot_rules[] = {
     {"plots.*.ylabel", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"plots.*.logx", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"plots.*.logy", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"plots.*.ymin", CONF_T_NUM, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {nullptr, CONF_T_ANY, false, 0, 0},
+};
+
+const struct conf_rule expect_rules[] = {
+    {"expect.*.series", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"expect.*.relation", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"expect.*.than", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"expect.*.why", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"expect.*.margin_pct", CONF_T_NUM, false, 0, 1e12},
+    {nullptr, CONF_T_ANY, false, 0, 0},
+};
+
+// The relations of `expect:`, by their names in the file.
+const struct {
+    const char *name;
+    expectation::kind kind;
+} relations[] = {
+    {"above", expectation::ABOVE},
+    {"below", expectation::BELOW},
+    {"grows_more", expectation::GROWS_MORE},
+    {"grows_less", expectation::GROWS_LESS},
 };
 
 void check(const scenario &s, const struct conf_node *n, const std::string &base,
@@ -217,6 +239,20 @@ void read_references(scenario &s)
     }
 }
 
+// `ymin:` starts the y axis there (e.g. at 0, so small differences do not
+// look large); a log axis has no 0 or below.
+void read_ymin(const scenario &s, const struct conf_node *e, plot_spec &p)
+{
+    const struct conf_node *y = conf_get(e, "ymin");
+    if (!y) return;
+    p.has_ymin = true;
+    conf_number(y, &p.ymin);
+    if (p.logy && p.ymin <= 0)
+        fail_at(s.file, conf_line(y),
+                "plot '" + p.id + "': ymin " + conf_text(y) + " on a log y axis (logy: true) " +
+                    "must be above 0");
+}
+
 void read_plots(scenario &s)
 {
     for (const struct conf_node *e : map_list(s, "plots", plot_rules)) {
@@ -242,7 +278,49 @@ void read_plots(scenario &s)
             for (size_t i = 0; i < conf_len(l); i++) p.series.push_back(conf_text(conf_at(l, i)));
         if (const struct conf_node *b = conf_get(e, "logx")) p.logx = parse_bool(s, b, "logx");
         if (const struct conf_node *b = conf_get(e, "logy")) p.logy = parse_bool(s, b, "logy");
+        read_ymin(s, e, p);
         s.plots.push_back(p);
+    }
+}
+
+expectation::kind parse_relation(const scenario &s, const struct conf_node *n)
+{
+    std::string t = conf_text(n);
+    std::vector<std::string> names;
+    for (const auto &r : relations) {
+        if (t == r.name) return r.kind;
+        names.push_back(r.name);
+    }
+    fail_at(s.file, conf_line(n),
+            "unknown relation '" + t + "'; relations are: " + join(names, ", "));
+}
+
+void read_expects(scenario &s)
+{
+    for (const struct conf_node *e : map_list(s, "expect", expect_rules)) {
+        expectation x;
+        x.line = conf_line(e);
+        x.series = conf_text(conf_get(e, "series"));
+        x.than = conf_text(conf_get(e, "than"));
+        x.why = conf_text(conf_get(e, "why"));
+        x.relation = parse_relation(s, conf_get(e, "relation"));
+        if (const struct conf_node *m = conf_get(e, "margin_pct")) {
+            conf_number(m, &x.margin_pct);
+            // A bound of B * (1 - m/100) at or below 0 makes below and
+            // grows_less about signs, not sizes.
+            bool less = x.relation == expectation::BELOW || x.relation == expectation::GROWS_LESS;
+            if (less && x.margin_pct >= 100)
+                fail_at(s.file, conf_line(m),
+                        "margin_pct " + std::string(conf_text(m)) + " with relation " +
+                            conf_text(conf_get(e, "relation")) + " must be under 100");
+        }
+        if (x.series == x.than)
+            fail_at(s.file, x.line,
+                    "expect compares series '" + x.series + "' with itself (than: names series B)");
+        if (x.why.empty())
+            fail_at(s.file, conf_line(conf_get(e, "why")),
+                    "'why' must name the claim's source, not be empty");
+        s.expects.push_back(x);
     }
 }
 
@@ -325,5 +403,6 @@ scenario scenario_load(const std::string &path, const std::vector<std::string> &
 
     read_references(s);
     read_plots(s);
+    read_expects(s);
     return s;
 }

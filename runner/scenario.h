@@ -29,6 +29,18 @@ struct plot_spec {
     std::string id, title, xlabel, ylabel;
     std::vector<std::string> series; // empty: every series of the run
     bool logx = false, logy = false;
+    bool has_ymin = false; // without it the y axis starts where gnuplot's autoscale puts it
+    double ymin = 0;
+    int line = 0;
+};
+
+// An `expect:` entry: a claim relating two series, from a paper that gives
+// no numbers ("CPE channels are slower than MPE channels").
+struct expectation {
+    enum kind { ABOVE, BELOW, GROWS_MORE, GROWS_LESS };
+    std::string series, than, why; // series A, series B, the claim's source
+    kind relation = ABOVE;
+    double margin_pct = 0; // above: A > B * (1 + m/100); below: A < B * (1 - m/100)
     int line = 0;
 };
 
@@ -47,6 +59,7 @@ struct scenario {
     arg_set args;
     std::vector<ref_series> refs;
     std::vector<plot_spec> plots;
+    std::vector<expectation> expects; // in file order
 
     const ref_series *ref_of(const std::string &series) const;
 };

@@ -39,11 +39,16 @@ int cli_lines(const char *text);
 /* The value column of the row "series,x,..." of a results CSV; -1 if none. */
 double cli_csv_value(const char *csv, const char *series, const char *x);
 
+/* Write yaml as <tmp>/scen/grp/<stem>.yaml, run it into <tmp>/res/grp,
+ * report into <tmp>/res; the REPORT.md (a --check failure is no error). */
+char *cli_report_of(const char *yaml, const char *stem);
+
 /* Registration of each file's tests (main.c calls them). */
 void cli_register_commands(void);
 void cli_register_run(void);
 void cli_register_errors(void);
 void cli_register_report(void);
 void cli_register_funbase(void);
+void cli_register_expect(void);
 
 #endif

@@ -69,8 +69,43 @@ static const struct bad {
      "unknown key 'plots.0.colour'"},
     {"plot_bad_bool", TITLE PLATFORM MAPPING WORKLOAD ARGS "plots:\n  - id: a\n    logx: maybe\n",
      9, "'logx' must be true or false"},
+    {"plot_bad_ymin", TITLE PLATFORM MAPPING WORKLOAD ARGS "plots:\n  - id: a\n    ymin: low\n", 9,
+     "'plots.0.ymin' must be a number, not 'low'"},
+    {"plot_ymin_log",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "plots:\n  - id: a\n    logy: true\n    ymin: 0\n", 10,
+     "plot 'a': ymin 0 on a log y axis (logy: true) must be above 0"},
     {"plot_bad_id", TITLE PLATFORM MAPPING WORKLOAD ARGS "plots:\n  - id: ../x\n", 8,
      "plot id '../x' must be letters"},
+    {"expect_bad_relation",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: abov\n"
+                                          "    than: b\n    why: w\n",
+     9, "unknown relation 'abov'; relations are: above, below, grows_more, grows_less"},
+    {"expect_no_why",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: above\n"
+                                          "    than: b\n",
+     8, "missing required key 'why'"},
+    {"expect_empty_why",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: above\n"
+                                          "    than: b\n    why: \"\"\n",
+     11, "'why' must name the claim's source"},
+    {"expect_no_than",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: above\n"
+                                          "    why: w\n",
+     8, "missing required key 'than'"},
+    {"expect_unknown_key",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: above\n"
+                                          "    than: b\n    why: w\n    becuase: x\n",
+     12, "unknown key 'expect.0.becuase'"},
+    {"expect_itself",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: above\n"
+                                          "    than: a\n    why: w\n",
+     8, "expect compares series 'a' with itself"},
+    {"expect_below_margin",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: below\n"
+                                          "    than: b\n    why: w\n    margin_pct: 100\n",
+     12, "margin_pct 100 with relation below must be under 100"},
+    {"expect_not_list", TITLE PLATFORM MAPPING WORKLOAD ARGS "expect: {series: a}\n", 7,
+     "'expect' must be a list"},
     {"not_a_map", "- a\n- b\n", 1, "a scenario is a map"},
 };
 

@@ -8,4 +8,5 @@ void tests_register(void)
     cli_register_errors();
     cli_register_report();
     cli_register_funbase();
+    cli_register_expect();
 }

@@ -238,6 +238,33 @@ START_TEST(plot_writes_png)
 }
 END_TEST
 
+/* ymin: reaches the plot: the same points drawn from y = 250 (autoscale
+ * starts this plot at 0) give another image (gnuplot's PNGs are the same
+ * bytes for the same script). */
+START_TEST(plot_ymin_moves_the_axis)
+{
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) return; /* plot_writes_png covers it */
+    const char *t = cli_tmp();
+    const char *yaml = "title: t\nplatform: ideal\nmapping: {ping: 0, pong: 1}\n"
+                       "workload: {app: pingpong, args: {sizes: [4, 1024], reps: 2, warmup: 0}}\n"
+                       "plots:\n  - id: rt\n%s";
+    char text[1024];
+    snprintf(text, sizeof text, yaml, "");
+    cli_write(text, "%s/auto/s.yaml", t);
+    snprintf(text, sizeof text, yaml, "    ymin: 250\n");
+    cli_write(text, "%s/ymin/s.yaml", t);
+    struct cli_out r = cli_run("run '%s/auto/s.yaml' --plot --out '%s/auto'", t, t);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    r = cli_run("run '%s/ymin/s.yaml' --plot --out '%s/ymin'", t, t);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    char cmp[8400];
+    snprintf(cmp, sizeof cmp, "cmp -s '%s/auto/s-rt.png' '%s/ymin/s-rt.png'", t, t);
+    ck_assert_msg(cli_read("%s/ymin/s-rt.png", t), "no PNG in %s/ymin", t);
+    ck_assert_msg(system(cmp) != 0, "ymin: 250 drew the same image as no ymin");
+    cli_done();
+}
+END_TEST
+
 /* The tutorial's reference is the closed form of docs/ideal.md: the sim must
  * meet it (a regression test of the models through the whole runner). */
 START_TEST(tutorial_meets_its_reference)
@@ -273,6 +300,7 @@ void cli_register_run(void)
     tcase_add_test(harness_tcase(s, "check_fails"), check_fails_outside_tolerance);
     tcase_add_test(harness_tcase(s, "check_passes"), check_passes_within_tolerance);
     tcase_add_test(harness_tcase(s, "plot"), plot_writes_png);
+    tcase_add_test(harness_tcase(s, "plot_ymin"), plot_ymin_moves_the_axis);
     tcase_add_test(harness_tcase(s, "trace"), trace_writes_vcd);
     tcase_add_test(harness_tcase(s, "tutorial"), tutorial_meets_its_reference);
     /* Its own suite, so TSan runs (TEST_SUITES=native) cover the native backend. */

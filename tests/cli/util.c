@@ -161,3 +161,16 @@ double cli_csv_value(const char *csv, const char *series, const char *x)
     if (!at) return -1;
     return strtod(at + strlen(key), NULL);
 }
+
+char *cli_report_of(const char *yaml, const char *stem)
+{
+    const char *t = cli_tmp();
+    cli_write(yaml, "%s/scen/grp/%s.yaml", t, stem);
+    struct cli_out r = cli_run("run '%s/scen/grp/%s.yaml' --out '%s/res/grp'", t, stem, t);
+    ck_assert_msg(r.status == 0 || r.status == 1, "run: exit %d: %s", r.status, r.err);
+    r = cli_run("report --out '%s/res' '%s/scen/grp/%s.yaml'", t, t, stem);
+    ck_assert_msg(r.status == 0, "report: exit %d: %s", r.status, r.err);
+    char *md = cli_read("%s/res/REPORT.md", t);
+    ck_assert_msg(md, "no %s/res/REPORT.md", t);
+    return md;
+}
