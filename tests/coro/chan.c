@@ -78,11 +78,12 @@ static void case_local(void *arg)
 
 /* ---- many producers and consumers: nothing lost, nothing twice -------------- */
 
-#define MP_PROD 3
-#define MP_CONS 3
-#define MP_N 1500 /* per producer */
+#define MP_MAX 8
+#define MP_N_MAX 20000
 
 struct mpmc {
+    int prods, conss; /* producers and consumers */
+    long n;           /* messages per producer */
     coro_chan *ch;
     uint8_t *seen; /* [producer][seq], counted by consumers (under no lock: */
     uint64_t got;  /*  each cell is written by the one consumer that got it) */
@@ -96,7 +97,7 @@ struct role {
 static void mp_send(void *arg)
 {
     struct role *r = arg;
-    for (uint32_t i = 0; i < MP_N; i++) {
+    for (uint32_t i = 0; i < (uint32_t)r->m->n; i++) {
         uint64_t v = (uint64_t)r->id << 32 | i;
         ck_assert_int_eq(coro_chan_send(r->m->ch, &v), CORO_OK);
         if (i % 64 == 0) coro_yield();
@@ -112,45 +113,62 @@ static void mp_recv(void *arg)
         if (st == CORO_ECLOSED) break;
         ck_assert_int_eq(st, CORO_OK);
         uint32_t p = (uint32_t)(v >> 32), i = (uint32_t)v;
-        if (p >= MP_PROD || i >= MP_N) {
+        if (p >= (uint32_t)r->m->prods || i >= (uint32_t)r->m->n) {
             __atomic_fetch_add(&r->m->foreign, 1, __ATOMIC_RELAXED);
             continue;
         }
-        if (__atomic_fetch_add(&r->m->seen[p * MP_N + i], 1, __ATOMIC_RELAXED))
+        if (__atomic_fetch_add(&r->m->seen[p * (uint32_t)r->m->n + i], 1, __ATOMIC_RELAXED))
             __atomic_fetch_add(&r->m->dup, 1, __ATOMIC_RELAXED);
         __atomic_fetch_add(&r->m->got, 1, __ATOMIC_RELAXED);
     }
 }
 
+/* arg: {producers, consumers, messages each, capacity}. Producers and
+ * consumers spread over the executors; the producers are joined, the
+ * channel closed, the consumers drain it. */
 static void sched_mpmc(coro_rt *rt, void *arg)
 {
-    (void)arg;
-    struct mpmc m = {coro_chan_new(sizeof(uint64_t), 16), calloc(MP_PROD * MP_N, 1), 0, 0, 0};
+    const long *cfg = arg;
+    struct mpmc m = {(int)cfg[0],
+                     (int)cfg[1],
+                     cfg[2],
+                     coro_chan_new(sizeof(uint64_t), (size_t)cfg[3]),
+                     calloc((size_t)(cfg[0] * cfg[2]), 1),
+                     0,
+                     0,
+                     0};
     ck_assert_ptr_nonnull(m.seen);
-    struct role pr[MP_PROD], cr[MP_CONS];
-    coro *pc[MP_PROD], *cc[MP_CONS];
+    struct role pr[MP_MAX], cr[MP_MAX];
+    coro *pc[MP_MAX], *cc[MP_MAX];
     int n = plat_cores() - 1;
-    for (int i = 0; i < MP_CONS; i++) {
+    long total = m.prods * m.n;
+    for (int i = 0; i < m.conss; i++) {
         cr[i] = (struct role){&m, i};
         cc[i] = coro_spawn_on(rt, i % n, mp_recv, &cr[i]);
     }
-    for (int i = 0; i < MP_PROD; i++) {
+    for (int i = 0; i < m.prods; i++) {
         pr[i] = (struct role){&m, i};
         pc[i] = coro_spawn_on(rt, (i + 1) % n, mp_send, &pr[i]);
     }
-    for (int i = 0; i < MP_PROD; i++) coro_join(pc[i]);
+    for (int i = 0; i < m.prods; i++) coro_join(pc[i]);
     coro_chan_close(m.ch);
-    for (int i = 0; i < MP_CONS; i++) coro_join(cc[i]);
+    for (int i = 0; i < m.conss; i++) coro_join(cc[i]);
     ck_assert_int_eq(m.foreign, 0);
     ck_assert_int_eq(m.dup, 0);
-    ck_assert_uint_eq(m.got, MP_PROD * MP_N);
-    for (int i = 0; i < MP_PROD * MP_N; i++) ck_assert_int_eq(m.seen[i], 1);
+    ck_assert_uint_eq(m.got, total);
+    for (long i = 0; i < total; i++) ck_assert_int_eq(m.seen[i], 1);
     struct coro_chan_stats st;
     coro_chan_stats(m.ch, &st);
-    ck_assert_uint_eq(st.sends, MP_PROD * MP_N);
+    ck_assert_uint_eq(st.sends, total);
+    ck_assert_uint_eq(st.recvs, total);
     free(m.seen);
     coro_chan_free(m.ch);
 }
+
+static long mpmc_small[4] = {3, 3, 1500, 16};
+/* The stress: 8 producers, 8 consumers, 20000 messages each through 8
+ * slots, on 4 executors (threads on different CPUs natively). */
+static long mpmc_stress[4] = {MP_MAX, MP_MAX, MP_N_MAX, 8};
 
 static const bool all_no_cas[8] = {true, true, true, true, true, true, true, true};
 static const bool mixed_cas[8] = {true, false, true, false, true, false, true, false};
@@ -158,19 +176,37 @@ static const bool mixed_cas[8] = {true, false, true, false, true, false, true, f
 static void case_mpmc_cas(void *arg)
 {
     (void)arg;
-    ct_run(sched_mpmc, NULL, NULL);
+    ct_run(sched_mpmc, mpmc_small, NULL);
 }
 
 static void case_mpmc_addonly(void *arg)
 {
     (void)arg;
-    ct_run(sched_mpmc, NULL, all_no_cas);
+    ct_run(sched_mpmc, mpmc_small, all_no_cas);
 }
 
 static void case_mpmc_mixed(void *arg)
 {
     (void)arg;
-    ct_run(sched_mpmc, NULL, mixed_cas);
+    ct_run(sched_mpmc, mpmc_small, mixed_cas);
+}
+
+static void case_stress_cas(void *arg)
+{
+    (void)arg;
+    ct_run(sched_mpmc, mpmc_stress, NULL);
+}
+
+static void case_stress_addonly(void *arg)
+{
+    (void)arg;
+    ct_run(sched_mpmc, mpmc_stress, all_no_cas);
+}
+
+static void case_stress_mixed(void *arg)
+{
+    (void)arg;
+    ct_run(sched_mpmc, mpmc_stress, mixed_cas);
 }
 
 /* ---- close: drain, then closed; sends fail; blocked receivers wake ---------- */
@@ -352,6 +388,15 @@ static const struct harness_case cases[] = {
     {.name = "chan_mpmc_cas", .core = case_mpmc_cas, .cores = 4},
     {.name = "chan_mpmc_addonly", .core = case_mpmc_addonly, .cores = 4},
     {.name = "chan_mpmc_mixed", .core = case_mpmc_mixed, .cores = 4},
+    {.name = "chan_stress_cas", .core = case_stress_cas, .cores = 5, .backends = HARNESS_NATIVE},
+    {.name = "chan_stress_addonly",
+     .core = case_stress_addonly,
+     .cores = 5,
+     .backends = HARNESS_NATIVE},
+    {.name = "chan_stress_mixed",
+     .core = case_stress_mixed,
+     .cores = 5,
+     .backends = HARNESS_NATIVE},
     {.name = "chan_close", .core = case_close, .cores = 2},
     {.name = "chan_try", .core = case_try, .cores = 1},
     {.name = "chan_select", .core = case_select, .cores = 3},
