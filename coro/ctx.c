@@ -11,6 +11,19 @@
 #include <sanitizer/tsan_interface.h>
 #endif
 
+void cr_ctx_self(struct cr_ctx *c)
+{
+    memset(c, 0, sizeof *c);
+#if defined(__SANITIZE_THREAD__)
+    c->tsan_fiber = __tsan_get_current_fiber();
+#endif
+#ifdef CORO_CTX_PORTABLE
+    plat_event_init(&c->ev, 0);
+#endif
+}
+
+#ifndef CORO_CTX_PORTABLE
+
 /* Sanitizer bookkeeping around a switch (no-ops in plain builds). */
 static void san_leave(struct cr_ctx *from, struct cr_ctx *to, int exiting)
 {
@@ -37,19 +50,6 @@ static void san_arrive(struct cr_ctx *self, struct cr_ctx *from)
 #endif
     (void)self, (void)from;
 }
-
-void cr_ctx_self(struct cr_ctx *c)
-{
-    memset(c, 0, sizeof *c);
-#if defined(__SANITIZE_THREAD__)
-    c->tsan_fiber = __tsan_get_current_fiber();
-#endif
-#ifdef CORO_CTX_PORTABLE
-    plat_event_init(&c->ev, 0);
-#endif
-}
-
-#ifndef CORO_CTX_PORTABLE
 
 /* cr_ctx_swap(void **save_sp, void *load_sp): push the callee-saved
  * registers, save sp, load the other sp, pop, return into the other. */
@@ -179,6 +179,8 @@ static void turn_give(struct cr_ctx *to)
 static void thread_main(void *p)
 {
     struct cr_ctx *c = p;
+    /* The coroutine runs for its executor: it sees the executor's slot. */
+    *plat_thread_slot(PLAT_SLOT_CORO) = c->slot;
     turn_wait(c);
     c->fn(c->arg);
     turn_give(c->done); /* the thread ends; cr_ctx_free joins it */
@@ -200,6 +202,7 @@ void cr_ctx_switch(struct cr_ctx *from, struct cr_ctx *to)
 {
     if (to->made == 1) {
         to->made = 2;
+        to->slot = *plat_thread_slot(PLAT_SLOT_CORO);
         to->thread = plat_thread_spawn(thread_main, to, "coro");
         if (!to->thread) __builtin_trap(); /* the core cannot host one */
     }

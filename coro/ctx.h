@@ -40,6 +40,7 @@ struct cr_ctx {
     plat_thread *thread;
     plat_event ev; /* its turn: epoch advanced by whoever switches to it */
     int turn;
+    void *slot; /* the executor's PLAT_SLOT_CORO, for the context's thread */
 #endif
 };
 
