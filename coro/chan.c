@@ -96,17 +96,23 @@ static void undo(uint64_t *head, uint64_t pos, bool cas)
     }
 }
 
-/* After a rollback, wait a random number of cycles, the window doubling
- * with each rollback in a row (16 .. 1024). Contenders that added together
- * and rolled back together would otherwise retry together: on the
- * deterministic simulator in lock step for ever, and on hardware as long
- * as their timing happens to match. The paper's Algorithm 3 retries at
- * once; this is the one thing added to it (docs/coro.md). */
-static void backoff(unsigned *rollbacks)
+/* After a rollback, wait a random whole number of "slots" (a slot: the
+ * attempt that just failed, as long as it took) plus a random part of one,
+ * from 0..1 slots after the first rollback in a row up to 0..1023 after
+ * the tenth: Ethernet's binary exponential back-off. Contenders that added
+ * together and rolled back together would otherwise retry together -- on
+ * the deterministic simulator in lock step for ever, on hardware for as
+ * long as their timing happens to match -- and with many contenders the
+ * window has to grow to their number before one gets through. The paper's
+ * Algorithm 3 retries at once; this is what we add to it (docs/coro.md).
+ * The wait is charged work: natively it is not taken. */
+static void backoff(unsigned *rollbacks, uint64_t slot_ns)
 {
-    unsigned shift = *rollbacks < 6 ? *rollbacks : 6;
+    unsigned n = *rollbacks < 10 ? *rollbacks + 1 : 10;
     ++*rollbacks;
-    plat_work_cycles(plat_random() % (16u << shift));
+    uint64_t slot = (uint64_t)((double)slot_ns * plat_core_clock_mhz(plat_core()) / 1000.0) + 1;
+    uint64_t r = plat_random();
+    plat_work_cycles((r % (1u << n)) * slot + (r >> 32) % slot);
 }
 
 /* 1: done; 0: full (empty); CORO_ECLOSED. */
@@ -115,11 +121,16 @@ static int attempt(coro_chan *ch, int s, void *elem, bool cas)
     uint64_t *head = s == SEND ? &ch->write : &ch->read;
     uint64_t *turn = s == SEND ? &ch->to_write : &ch->to_read;
     unsigned rolled = 0;
+    bool thread = !cr_exec_self();
     for (;;) {
+        uint64_t t0 = cas ? 0 : plat_now_ns();
         uint64_t pos = plat_load64(head);
         if (pos != plat_load64(turn)) { /* another one is in the middle */
             cr_count(&ch->st.retries, 1);
-            plat_yield(); /* if it is a thread of this core, let it finish */
+            /* It may be a thread of this core: let it finish. (A
+             * coroutine's rival is on another core: it never yields
+             * in the middle of an attempt.) */
+            if (thread) plat_yield();
             continue;
         }
         if (!room(ch, s, pos)) {
@@ -139,7 +150,7 @@ static int attempt(coro_chan *ch, int s, void *elem, bool cas)
             if (plat_load64(head) != pos + 1) {
                 cr_add(head, (uint64_t)-1);
                 cr_count(&ch->st.rollbacks, 1);
-                backoff(&rolled);
+                backoff(&rolled, plat_now_ns() - t0);
                 continue;
             }
         }
