@@ -327,6 +327,6 @@ static void build(Top &top, const struct conf *c)
 }
 
 extern const PlatKind funbase_kind;
-const PlatKind funbase_kind = {"funbase", rules, check, describe, build};
+const PlatKind funbase_kind = {"funbase", rules, check, describe, build, nullptr};
 
 } // namespace ipcsim
