@@ -43,6 +43,16 @@ CoreParams core_params(const struct conf *c, const char *path)
     return cp;
 }
 
+int check_bad(const struct conf *c, const char *path, char *err, size_t errlen, const char *what)
+{
+    const struct conf_node *n = conf_get(conf_root(c), path);
+    if (conf_line(n) == 0) // a --set override has no line
+        snprintf(err, errlen, "--set %s: %s", path, what);
+    else
+        snprintf(err, errlen, "%s:%d: '%s' %s", conf_file(c), conf_line(n), path, what);
+    return -1;
+}
+
 int check_caps(const struct conf *c, const char *path, char *err, size_t errlen)
 {
     const struct conf_node *caps = conf_get(conf_root(c), path);

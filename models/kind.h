@@ -45,6 +45,9 @@ const PlatKind *kind_find(const char *name);
 
 // A `core:`-like section at `path` (already checked).
 CoreParams core_params(const struct conf *c, const char *path);
+// A check's failure: err = "FILE:LINE: 'path' what" ("--set path: what" for
+// an override); returns -1.
+int check_bad(const struct conf *c, const char *path, char *err, size_t errlen, const char *what);
 // The capability names of the list at `path` are known.
 int check_caps(const struct conf *c, const char *path, char *err, size_t errlen);
 // Every device of the `devices` section has a known type and its keys.

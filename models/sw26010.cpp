@@ -76,16 +76,6 @@ static const struct conf_rule rules[] = {
 
 #undef CORE_RULES
 
-static int bad(const struct conf *c, const char *path, char *err, size_t errlen, const char *what)
-{
-    const struct conf_node *n = conf_get(conf_root(c), path);
-    if (conf_line(n) == 0) // a --set override has no line
-        snprintf(err, errlen, "--set %s: %s", path, what);
-    else
-        snprintf(err, errlen, "%s:%d: '%s' %s", conf_file(c), conf_line(n), path, what);
-    return -1;
-}
-
 static int check(const struct conf *c, char *err, size_t errlen)
 {
     if (check_caps(c, "mpe.caps", err, errlen) || check_caps(c, "cpe.caps", err, errlen)) return -1;
@@ -99,7 +89,7 @@ static int check(const struct conf *c, char *err, size_t errlen)
         }
     if (conf_get(conf_root(c), "devices.mesh") &&
         strcmp(conf_str(c, "devices.mesh.type", ""), "mesh") != 0)
-        return bad(c, "devices.mesh.type", err, errlen, "is mesh");
+        return check_bad(c, "devices.mesh.type", err, errlen, "is mesh");
     return 0;
 }
 
