@@ -29,7 +29,7 @@ static uint64_t must_cost(const CoreParams &p, const char *name, const char *fil
 Core::Core(sc_module_name name, Top &top, int i, const CoreParams &p)
     : sc_module(name), mem("mem"), io("io"), db("db"), index(i), type(p.type), caps(p.caps),
       clock_mhz(p.clock_mhz), local_latency_ns(p.local_latency_ns), top_(top),
-      ps_per_cycle_(1e6 / p.clock_mhz), costs_(p.costs)
+      ps_per_cycle_(1e6 / p.clock_mhz), costs_(p.costs), slice_ps_(ns_to_ps(p.timeslice_ns))
 {
     switch_ps = cycles_ps(must_cost(p, "switch", top.file()));
     spawn_ps = cycles_ps(must_cost(p, "thread_spawn", top.file()));
@@ -56,6 +56,7 @@ Core::~Core() = default;
 void Core::run_main()
 {
     top_.entry(top_.entry_arg);
+    unhold(main);
     main.done = true;
     top_.touched(&main.done, sizeof main.done);
     top_.forget(&main);
@@ -98,6 +99,7 @@ void Core::set_busy(bool b)
 
 void Core::acquire(Thread &t)
 {
+    if (slice_ps_ && owner_ == &t) return; // still in its time slice: no switch, no queue
     if (!owner_ && !qhead_) {
         owner_ = &t;
     } else {
@@ -118,9 +120,31 @@ void Core::acquire(Thread &t)
         if (switch_ps) wait(ps(switch_ps));
     }
     last_ = t.id;
+    if (slice_ps_) slice_end_ = now_ps() + slice_ps_;
 }
 
 void Core::release(Thread &)
+{
+    // With a time slice the holder keeps the core between its transactions
+    // (an OS thread runs until it blocks or its slice ends) unless another
+    // thread waits and the slice is over.
+    if (slice_ps_ && (!qhead_ || now_ps() < slice_end_)) return;
+    hand_over();
+}
+
+void Core::unhold(Thread &t)
+{
+    if (slice_ps_ && owner_ == &t) hand_over();
+}
+
+bool Core::yield(Thread &t)
+{
+    if (!slice_ps_ || !qhead_) return false;
+    unhold(t); // the waiter pays the switch when it takes the core
+    return true;
+}
+
+void Core::hand_over()
 {
     owner_ = qhead_;
     if (qhead_) {

@@ -9,6 +9,13 @@
  * the core to a different thread than the one that last ran costs the
  * core's costs.switch cycles.
  *
+ * Time slices (core.timeslice_ns > 0, an OS-scheduled core): a thread that
+ * got the core keeps it across its transactions and charged work until it
+ * blocks (Top::block: a watched write, a sleep, a join), yields with another
+ * thread waiting, ends, or its slice is over while another thread waits (the
+ * slice is checked when the holder's transaction or work ends). Without a
+ * slice the core goes to the next waiting thread after every transaction.
+ *
  * Sockets:
  *   mem   initiator, to the crossbar (memories, doorbells, hwq, accel)
  *   io    initiator, to the device bus (mesh, network)
@@ -88,6 +95,11 @@ class Core : public sc_core::sc_module
     // ---- the core as a resource ---------------------------------------------
     void acquire(Thread &t);
     void release(Thread &t);
+    // Time slices: give the core up if t still holds it (t blocks or ends).
+    void unhold(Thread &t);
+    // plat_yield with a time slice: true if another thread waits (t gave the
+    // core up to it); false: charge the yield as work.
+    bool yield(Thread &t);
     // Charged work: busy for `d` ps.
     void work(Thread &t, uint64_t d);
     // Fill the thread's payload for one transaction.
@@ -122,6 +134,7 @@ class Core : public sc_core::sc_module
     void run_main();
     void db_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
     void set_busy(bool b);
+    void hand_over(); // to the first waiting thread, or the core goes idle
 
     Top &top_;
     double ps_per_cycle_;
@@ -134,6 +147,8 @@ class Core : public sc_core::sc_module
     Thread *owner_ = nullptr;
     int last_ = -1;                              // id of the thread that held the core last
     Thread *qhead_ = nullptr, *qtail_ = nullptr; // waiting for the core, FIFO
+    uint64_t slice_ps_;                          // core.timeslice_ns; 0: none
+    uint64_t slice_end_ = 0;                     // when the holder's slice is over
 };
 
 // A core thread's stack: big enough for library code (ASan frames are larger).

@@ -102,29 +102,19 @@ static const struct conf_rule rules[] = {
 
 enum { NIOS = 2, PC = 2 }; // cores 0 and 1 are the Nios, core 2 the PC (Fig. 3)
 
-static int bad(const struct conf *c, const char *path, char *err, size_t errlen, const char *what)
-{
-    const struct conf_node *n = conf_get(conf_root(c), path);
-    if (conf_line(n) == 0) // a --set override has no line
-        snprintf(err, errlen, "--set %s: %s", path, what);
-    else
-        snprintf(err, errlen, "%s:%d: '%s' %s", conf_file(c), conf_line(n), path, what);
-    return -1;
-}
-
 static int check(const struct conf *c, char *err, size_t errlen)
 {
     if (check_caps(c, "core.caps", err, errlen) || check_caps(c, "pc.caps", err, errlen)) return -1;
     const char *arb = conf_str(c, "hibi.arbitration", "");
     if (strcmp(arb, "round_robin") != 0 && strcmp(arb, "priority") != 0)
-        return bad(c, "hibi.arbitration", err, errlen, "is round_robin or priority");
+        return check_bad(c, "hibi.arbitration", err, errlen, "is round_robin or priority");
     if ((int)conf_num(c, "hibi.width_bits", 0) % 8)
-        return bad(c, "hibi.width_bits", err, errlen, "is a whole number of bytes");
+        return check_bad(c, "hibi.width_bits", err, errlen, "is a whole number of bytes");
     const char *drv = conf_str(c, "pc.driver", "");
     if (strcmp(drv, "word") != 0 && strcmp(drv, "dma") != 0)
-        return bad(c, "pc.driver", err, errlen, "is word (the paper's driver) or dma");
+        return check_bad(c, "pc.driver", err, errlen, "is word (the paper's driver) or dma");
     int wb = (int)conf_num(c, "pc.word_bytes", 0);
-    if (wb != 4 && wb != 8) return bad(c, "pc.word_bytes", err, errlen, "is 4 or 8");
+    if (wb != 4 && wb != 8) return check_bad(c, "pc.word_bytes", err, errlen, "is 4 or 8");
     const struct conf_node *devs = conf_get(conf_root(c), "devices");
     for (size_t i = 0; i < conf_len(devs); i++) {
         const char *type = conf_text(conf_get(conf_at(devs, i), "type"));
@@ -327,6 +317,6 @@ static void build(Top &top, const struct conf *c)
 }
 
 extern const PlatKind funbase_kind;
-const PlatKind funbase_kind = {"funbase", rules, check, describe, build};
+const PlatKind funbase_kind = {"funbase", rules, check, describe, build, nullptr};
 
 } // namespace ipcsim

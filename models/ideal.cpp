@@ -18,6 +18,7 @@ static const struct conf_rule rules[] = {
     {"core.local_latency_ns", CONF_T_NUM, true, 0, BIG},
     {"core.local_bandwidth_MBps", CONF_T_NUM, true, TINY, BIG},
     {"core.rx_channels", CONF_T_INT, true, 0, 1 << 16},
+    {"core.timeslice_ns", CONF_T_NUM, false, 0, BIG},
     {"core.costs", CONF_T_MAP, true, 1, 0},
     {"core.costs.thread_spawn", CONF_T_NUM, true, 0, BIG},
     {"core.costs.switch", CONF_T_NUM, true, 0, BIG},
@@ -67,6 +68,6 @@ static void build(Top &top, const struct conf *c)
 }
 
 extern const PlatKind ideal_kind;
-const PlatKind ideal_kind = {"ideal", rules, check, describe, build};
+const PlatKind ideal_kind = {"ideal", rules, check, describe, build, nullptr};
 
 } // namespace ipcsim

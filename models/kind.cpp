@@ -9,8 +9,9 @@ namespace ipcsim
 
 extern const PlatKind ideal_kind;
 extern const PlatKind funbase_kind;
+extern const PlatKind sw26010_kind;
 
-const PlatKind *const kinds[] = {&ideal_kind, &funbase_kind, nullptr};
+const PlatKind *const kinds[] = {&ideal_kind, &funbase_kind, &sw26010_kind, nullptr};
 
 const PlatKind *kind_find(const char *name)
 {
@@ -32,6 +33,7 @@ CoreParams core_params(const struct conf *c, const char *path)
     cp.local_latency_ns = conf_num(c, (p + ".local_latency_ns").c_str(), 0);
     cp.local_bandwidth_MBps = conf_num(c, (p + ".local_bandwidth_MBps").c_str(), 0);
     cp.rx_channels = (unsigned)conf_num(c, (p + ".rx_channels").c_str(), 0);
+    cp.timeslice_ns = conf_num(c, (p + ".timeslice_ns").c_str(), 0);
     const struct conf_node *costs = conf_get(conf_root(c), (p + ".costs").c_str());
     for (size_t i = 0; i < conf_len(costs); i++) {
         double v = 0;
@@ -39,6 +41,16 @@ CoreParams core_params(const struct conf *c, const char *path)
         cp.costs.emplace_back(conf_key(costs, i), (uint64_t)v);
     }
     return cp;
+}
+
+int check_bad(const struct conf *c, const char *path, char *err, size_t errlen, const char *what)
+{
+    const struct conf_node *n = conf_get(conf_root(c), path);
+    if (conf_line(n) == 0) // a --set override has no line
+        snprintf(err, errlen, "--set %s: %s", path, what);
+    else
+        snprintf(err, errlen, "%s:%d: '%s' %s", conf_file(c), conf_line(n), path, what);
+    return -1;
 }
 
 int check_caps(const struct conf *c, const char *path, char *err, size_t errlen)
@@ -79,6 +91,10 @@ static const struct conf_rule mesh_rules[] = {
     {"devices.*.depth", CONF_T_INT, true, 1, 1 << 20},
     {"devices.*.latency_ns", CONF_T_NUM, true, 0, BIG},
     {"devices.*.get_latency_ns", CONF_T_NUM, true, 0, BIG},
+    // The layout of several arrays (models/mesh.h); default one array from core 0.
+    {"devices.*.first_core", CONF_T_INT, false, 0, 1 << 20},
+    {"devices.*.stride", CONF_T_INT, false, 1, 1 << 20},
+    {"devices.*.arrays", CONF_T_INT, false, 1, 4096},
     {nullptr, CONF_T_ANY, false, 0, 0},
 };
 static const struct conf_rule accel_rules[] = {
@@ -181,6 +197,17 @@ void describe_devices(const struct conf *c, DevDescs &out)
         dd.nparams = (int)out.params[i].size();
         out.devs.push_back(dd);
     }
+}
+
+void dev_desc_set(DevDescs &out, size_t i, const char *key, double value)
+{
+    std::vector<plat_dev_param> &v = out.params[i];
+    size_t k = 0;
+    while (k < v.size() && strcmp(v[k].key, key) != 0) k++;
+    if (k == v.size()) v.push_back({key, value});
+    v[k].value = value;
+    out.devs[i].params = v.data(); // the vector may have moved
+    out.devs[i].nparams = (int)v.size();
 }
 
 } // namespace ipcsim

@@ -23,13 +23,20 @@
 namespace ipcsim
 {
 
+struct DevDescs;
+
 struct PlatKind {
     const char *name;
     const struct conf_rule *rules;
     // Checks beyond the rules; 0 or -1 with err = "FILE:LINE: message".
     int (*check)(const struct conf *c, char *err, size_t errlen);
+    // The run's cores, in order: their count is the run's core count.
     std::vector<plat_core_desc> (*describe)(const struct conf *c);
     void (*build)(Top &top, const struct conf *c);
+    // The devices for the native backend; NULL: describe_devices (the
+    // `devices` section as it is). A kind whose devices depend on more than
+    // their section (a mesh laid out by core group) adds what it derives.
+    void (*devices)(const struct conf *c, DevDescs &out);
 };
 
 // The kinds this build knows, NULL-terminated (kind.cpp).
@@ -38,6 +45,9 @@ const PlatKind *kind_find(const char *name);
 
 // A `core:`-like section at `path` (already checked).
 CoreParams core_params(const struct conf *c, const char *path);
+// A check's failure: err = "FILE:LINE: 'path' what" ("--set path: what" for
+// an override); returns -1.
+int check_bad(const struct conf *c, const char *path, char *err, size_t errlen, const char *what);
 // The capability names of the list at `path` are known.
 int check_caps(const struct conf *c, const char *path, char *err, size_t errlen);
 // Every device of the `devices` section has a known type and its keys.
@@ -50,6 +60,8 @@ struct DevDescs {
     std::vector<plat_dev_desc> devs;
 };
 void describe_devices(const struct conf *c, DevDescs &out);
+// Add (or replace) a numeric parameter of device i of out.
+void dev_desc_set(DevDescs &out, size_t i, const char *key, double value);
 
 // Unbounded and "> 0" limits for rules.
 constexpr double BIG = 1e18;

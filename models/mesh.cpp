@@ -11,24 +11,57 @@ namespace ipcsim
 {
 
 Mesh::Mesh(sc_module_name name, Top &top, int rows, int cols, int cores, size_t word,
-           unsigned depth, double latency_ns, double get_latency_ns)
-    : sc_module(name), tsock("tsock"), top_(top), rows_(rows), cols_(cols),
-      n_(std::min(rows * cols, cores)), word_(word), depth_(depth),
-      latency_ps_(ns_to_ps(latency_ns)), get_ps_(ns_to_ps(get_latency_ns)), rx_(2 * (size_t)n_)
+           unsigned depth, double latency_ns, double get_latency_ns, MeshLayout layout)
+    : sc_module(name), tsock("tsock"), top_(top), rows_(rows), cols_(cols), cores_(cores),
+      lay_(layout), word_(word), depth_(depth), latency_ps_(ns_to_ps(latency_ns)),
+      get_ps_(ns_to_ps(get_latency_ns))
 {
+    if (lay_.stride <= 0) lay_.stride = rows * cols;
+    rx_.resize(2 * (size_t)lay_.arrays * (size_t)(rows * cols));
     for (Ring &r : rx_) r.data.resize(word * depth);
     tsock.register_b_transport(this, &Mesh::b_transport);
 }
 
+int Mesh::slot(int core) const
+{
+    if (core < lay_.first || core >= cores_) return -1;
+    int a = (core - lay_.first) / lay_.stride, i = (core - lay_.first) % lay_.stride;
+    if (a >= lay_.arrays || i >= rows_ * cols_) return -1;
+    return a * rows_ * cols_ + i;
+}
+
+bool Mesh::pos(int core, int *row, int *col) const
+{
+    int s = slot(core);
+    if (s < 0) return false;
+    int i = s % (rows_ * cols_);
+    if (row) *row = i / cols_;
+    if (col) *col = i % cols_;
+    return true;
+}
+
+int Mesh::core_at(int core, int row, int col) const
+{
+    int s = slot(core);
+    if (s < 0 || row < 0 || row >= rows_ || col < 0 || col >= cols_) return -1;
+    int c = lay_.first + s / (rows_ * cols_) * lay_.stride + row * cols_ + col;
+    return c < cores_ ? c : -1;
+}
+
 template <class F> void Mesh::each_receiver(int from, int dir, int dest, F f)
 {
-    int row = from / cols_, col = from % cols_;
+    int row = 0, col = 0;
+    pos(from, &row, &col);
+    auto to = [&](int r, int c) {
+        int k = core_at(from, r, c);
+        if (k >= 0) f(slot(k));
+    };
     if (dir == PLAT_MESH_ROW) {
         for (int c = 0; c < cols_; c++)
-            if ((dest == PLAT_MESH_BCAST && c != col) || c == dest) f(row * cols_ + c);
+            if ((dest == PLAT_MESH_BCAST && c != col) || c == dest) to(row, c);
     } else {
         for (int r = 0; r < rows_; r++)
-            if ((dest == PLAT_MESH_BCAST && r != row) || r == dest) f(r * cols_ + col);
+            if ((dest == PLAT_MESH_BCAST && r != row) || r == dest) to(r, col);
     }
 }
 
@@ -50,7 +83,7 @@ void Mesh::put(tlm::tlm_generic_payload &gp, OpExt &x)
     // Refused while any receiver is full; positions without a core are skipped.
     const Ring *full = nullptr;
     each_receiver(x.core, dir, dest, [&](int pos) {
-        if (pos < n_ && !full && rx_[(size_t)pos * 2 + (size_t)dir].used == depth_)
+        if (!full && rx_[(size_t)pos * 2 + (size_t)dir].used == depth_)
             full = &rx_[(size_t)pos * 2 + (size_t)dir];
     });
     if (full) {
@@ -58,14 +91,11 @@ void Mesh::put(tlm::tlm_generic_payload &gp, OpExt &x)
         x.watch = full;
         return;
     }
-    each_receiver(x.core, dir, dest, [&](int pos) {
-        if (pos < n_) rx_[(size_t)pos * 2 + (size_t)dir].used++;
-    });
+    each_receiver(x.core, dir, dest, [&](int pos) { rx_[(size_t)pos * 2 + (size_t)dir].used++; });
     if (latency_ps_) wait(ps(latency_ps_));
     // Deliveries come in reservation order (one latency for all).
     const unsigned char *word = gp.get_data_ptr();
     each_receiver(x.core, dir, dest, [&](int pos) {
-        if (pos >= n_) return;
         Ring &r = rx_[(size_t)pos * 2 + (size_t)dir];
         memcpy(&r.data[((r.head + r.visible) % depth_) * word_], word, word_);
         r.visible++;
@@ -76,7 +106,7 @@ void Mesh::put(tlm::tlm_generic_payload &gp, OpExt &x)
 void Mesh::get(tlm::tlm_generic_payload &gp, OpExt &x)
 {
     if (get_ps_) wait(ps(get_ps_));
-    Ring &r = rx_[(size_t)x.core * 2 + (size_t)x.a];
+    Ring &r = rx_[(size_t)slot(x.core) * 2 + (size_t)x.a];
     if (!r.visible) {
         x.status = PLAT_EAGAIN;
         x.watch = &r;

@@ -101,6 +101,13 @@ extern "C" int plat_check(const struct conf *platform, char *err, size_t errlen)
     return k->check(platform, err, errlen);
 }
 
+extern "C" int plat_core_count(const struct conf *platform)
+{
+    char err[8];
+    if (!platform || plat_check(platform, err, sizeof err)) return -1;
+    return (int)kind_of(platform, nullptr, 0)->describe(platform).size();
+}
+
 extern "C" const char *const *plat_kinds(void)
 {
     static std::vector<const char *> names;
@@ -193,7 +200,10 @@ extern "C" int plat_run(const struct plat_run *r, char *err, size_t errlen)
     std::vector<plat_core_desc> cores = k->describe(r->platform);
     if (r->backend == PLAT_NATIVE) {
         DevDescs devs;
-        describe_devices(r->platform, devs);
+        if (k->devices)
+            k->devices(r->platform, devs);
+        else
+            describe_devices(r->platform, devs);
         return plat_native_run(r, cores.data(), (int)cores.size(), devs.devs.data(),
                                (int)devs.devs.size(), err, errlen);
     }

@@ -56,7 +56,7 @@ Xbar &Top::add_xbar(double latency_ns, uint64_t burst_bytes)
     return *xbar_;
 }
 
-Core &Top::add_core(int i, const CoreParams &p, double link_MBps)
+Core &Top::add_core(int i, const CoreParams &p, double link_MBps, bool bind_mem)
 {
     std::string n = std::to_string(i);
     int port = xbar_->add_port("core" + n, link_MBps, p.local_bandwidth_MBps);
@@ -77,7 +77,7 @@ Core &Top::add_core(int i, const CoreParams &p, double link_MBps)
     Dma *d = new Dma(("dma" + n).c_str(), *this, *c, chans);
     owned_.emplace_back(d);
     add_core_blocks(c, local, d);
-    xbar_->attach_initiator(c->mem, port, i);
+    if (bind_mem) xbar_->attach_initiator(c->mem, port, i);
     xbar_->attach_initiator(d->isock, port, i);
     c->io.bind(iobus_->tsock);
     return *c;
@@ -109,6 +109,11 @@ double dev_param(const struct conf_node *dev, const char *key)
     return v;
 }
 
+double dev_param_or(const struct conf_node *dev, const char *key, double dflt)
+{
+    return conf_get(dev, key) ? dev_param(dev, key) : dflt;
+}
+
 void Top::add_devices(const struct conf_node *devs, double link_MBps)
 {
     for (size_t i = 0; devs && i < conf_len(devs); i++) {
@@ -131,10 +136,14 @@ void Top::add_devices(const struct conf_node *devs, double link_MBps)
             xbar_->attach_target(d.accel->tsock, port, d.accel->reg(), sizeof(uint64_t));
             xbar_->attach_initiator(d.accel->isock, port, -1, true);
         } else if (d.type == "mesh") {
+            MeshLayout lay;
+            lay.first = (int)dev_param_or(n, "first_core", 0);
+            lay.stride = (int)dev_param_or(n, "stride", 0);
+            lay.arrays = (int)dev_param_or(n, "arrays", 1);
             d.mesh = new Mesh(mod.c_str(), *this, (int)dev_param(n, "rows"),
                               (int)dev_param(n, "cols"), cores(),
                               (size_t)dev_param(n, "word_bytes"), (unsigned)dev_param(n, "depth"),
-                              dev_param(n, "latency_ns"), dev_param(n, "get_latency_ns"));
+                              dev_param(n, "latency_ns"), dev_param(n, "get_latency_ns"), lay);
             owned_.emplace_back(d.mesh);
             iobus_->attach_target(d.mesh->tsock, d.mesh->reg(), sizeof(uint64_t));
         } else if (d.type == "stream" || d.type == "tcp") {
@@ -171,9 +180,24 @@ const Device *Top::device(const char *name, const char *type) const
     return nullptr;
 }
 
-Memory *Top::block_of(const void *p)
+void Top::set_core_memory(int core, Memory *m)
+{
+    if ((size_t)core >= core_mem_.size()) core_mem_.resize((size_t)core + 1, nullptr);
+    core_mem_[(size_t)core] = m;
+    if (std::find(mems_.begin(), mems_.end(), m) == mems_.end()) mems_.push_back(m);
+}
+
+Memory *Top::shared_holding(const void *p)
 {
     if (shared_ && shared_->holds(p)) return shared_;
+    for (Memory *m : mems_)
+        if (m->holds(p)) return m;
+    return nullptr;
+}
+
+Memory *Top::block_of(const void *p)
+{
+    if (Memory *m = shared_holding(p)) return m;
     for (Memory *m : locals_)
         if (m && m->holds(p)) return m;
     return nullptr;
@@ -217,6 +241,7 @@ void Top::block(Thread &t, const void *on, size_t len, const char *what, uint64_
 {
     uint64_t now = now_ps();
     if (wake_ps <= now) return;
+    t.core->unhold(t); // a sleeping thread gives its time slice up
     t.watch = on;
     t.watch_len = len;
     t.what = what;

@@ -54,11 +54,14 @@ struct CoreParams {
     double local_latency_ns = 0;
     double local_bandwidth_MBps = 0;
     unsigned rx_channels = 0; // receive channels of its DMA engine (core.rx_channels)
+    double timeslice_ns = 0;  // OS time slice of its threads (core.timeslice_ns); 0: none
     std::vector<std::pair<std::string, uint64_t>> costs; // core.costs, in file order
 };
 
 // The number at key (a dotted path) of a device's section; throws if absent.
 double dev_param(const struct conf_node *dev, const char *key);
+// The same, dflt if absent.
+double dev_param_or(const struct conf_node *dev, const char *key, double dflt);
 
 // A device of the `devices` section.
 struct Device {
@@ -92,8 +95,9 @@ class Top : public sc_core::sc_module
     // Call first.
     Xbar &add_xbar(double latency_ns, uint64_t burst_bytes);
     // Core i behind its own crossbar port with its local memory, private
-    // memory and DMA engine (link_MBps: the port's bandwidth).
-    Core &add_core(int index, const CoreParams &p, double link_MBps);
+    // memory and DMA engine (link_MBps: the port's bandwidth). bind_mem
+    // false: the caller binds the core's `mem` socket (through a cache).
+    Core &add_core(int index, const CoreParams &p, double link_MBps, bool bind_mem = true);
     // The shared memory behind a port of its own (none if bytes is 0).
     Memory *add_shared(uint64_t bytes, double latency_ns, double link_MBps);
     // The devices of the file's `devices` section (already checked).
@@ -112,6 +116,10 @@ class Top : public sc_core::sc_module
     void set_fabric(Fabric *f) { fabric_ = f; }
     void add_core_blocks(Core *c, Memory *local, Engine *e);
     void set_shared(Memory *m) { shared_ = m; }
+    // Core `core`'s plat_shared_alloc memory when it is not the shared
+    // memory (a NUMA chip: each core group's own memory behind its own
+    // controller). Every such memory counts as shared memory.
+    void set_core_memory(int core, Memory *m);
     void add_device(const Device &d) { devices_.push_back(d); }
     Net *add_stream(const std::string &name, const struct conf_node *node);
     Iobus &iobus() { return *iobus_; }
@@ -124,7 +132,15 @@ class Top : public sc_core::sc_module
     Core &core(int i) { return *cores_[(size_t)i]; }
     Xbar &xbar() { return *xbar_; }
     Fabric &fabric() { return *fabric_; }
-    Memory *shared() { return shared_; }
+    Memory *shared() { return shared_; } // named regions (plat_shared_map) live here
+    // The memory plat_shared_alloc of core `core` uses.
+    Memory *shared_of(int core)
+    {
+        return (size_t)core < core_mem_.size() && core_mem_[(size_t)core] ? core_mem_[(size_t)core]
+                                                                          : shared_;
+    }
+    // The shared memory (set_shared or set_core_memory) holding p; NULL if none.
+    Memory *shared_holding(const void *p);
     Memory *local(int i) { return locals_[(size_t)i]; }
     Engine &engine(int i) { return *engines_[(size_t)i]; }
     // The device called `name` of `type`; NULL if there is none.
@@ -184,6 +200,8 @@ class Top : public sc_core::sc_module
     Fabric *fabric_ = nullptr;
     Iobus *iobus_ = nullptr;
     Memory *shared_ = nullptr;
+    std::vector<Memory *> core_mem_; // per core (set_core_memory); NULL: shared_
+    std::vector<Memory *> mems_;     // the distinct memories of core_mem_, in order
     Net *net_ = nullptr;
     std::vector<Device> devices_;
     int shared_port_ = -1;

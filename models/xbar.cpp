@@ -16,7 +16,7 @@ Xbar::Xbar(sc_module_name name, double latency_ns, uint64_t burst_bytes)
     tsock.register_b_transport(this, &Xbar::b_transport);
 }
 
-int Xbar::add_port(const std::string &name, double MBps, double local_MBps)
+int Xbar::add_port(const std::string &name, double MBps, double local_MBps, uint64_t granule)
 {
     int id = (int)ports_.size();
     ports_.emplace_back();
@@ -26,6 +26,7 @@ int Xbar::add_port(const std::string &name, double MBps, double local_MBps)
     p.in.id = 2 * id + 1;
     p.out.ps_per_byte = p.in.ps_per_byte = ps_per_byte(MBps);
     p.local_ps_per_byte = local_MBps > 0 ? ps_per_byte(local_MBps) : 0;
+    p.granule = granule;
     return id;
 }
 
@@ -84,6 +85,8 @@ void Xbar::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
         delay = ps(bytes_ps(len, tp.local_ps_per_byte));
     } else {
         Port &op = ports_[(size_t)oport];
+        uint64_t g = std::max(tp.granule, op.granule);
+        if (g > 1 && len % g) len += g - len % g;
         if (gp.is_read())
             move(id, tp.out, op.in, len);
         else

@@ -25,6 +25,9 @@
  *     round-robin among the waiting initiators after every burst. Event
  *     driven: an uncontended transfer waits once for all its bytes and is cut
  *     back to the next burst boundary only when a competitor arrives.
+ *   A port with a granule (a DRAM controller's burst) charges every transfer
+ *   through it its bytes rounded up to whole granules: an 8-byte load holds
+ *   the memory's lane for a whole burst.
  *   Then the target adds its own access time.
  */
 #ifndef IPCSIM_MODELS_XBAR_H
@@ -58,7 +61,9 @@ class Xbar : public sc_core::sc_module, public Fabric
 
     // A port of `MBps` per lane. local_MBps > 0 makes it a core tile port:
     // transfers that stay inside it use that bandwidth and skip the crossbar.
-    int add_port(const std::string &name, double MBps, double local_MBps = 0);
+    // granule > 0: the block behind it moves whole granules (a DRAM burst):
+    // a transfer through the port holds its lanes for its bytes rounded up.
+    int add_port(const std::string &name, double MBps, double local_MBps = 0, uint64_t granule = 0);
     // Port of core `core` (its private memory).
     void set_core_port(int core, int port);
     int core_port(int core) const { return core_port_[(size_t)core]; }
@@ -81,6 +86,8 @@ class Xbar : public sc_core::sc_module, public Fabric
 
     // The port whose block holds p (private pointers: core's port).
     int port_of(const void *p, int core) const;
+    // p lies in a block behind some port (false: a core's private memory).
+    bool mapped(const void *p) const { return find((uintptr_t)p) != nullptr; }
 
     bool near(const void *p, int core) const override
     {
@@ -101,6 +108,7 @@ class Xbar : public sc_core::sc_module, public Fabric
         std::string name;
         Lane out, in;
         double local_ps_per_byte = 0; // > 0: a core tile
+        uint64_t granule = 0;         // > 0: transfers are whole granules
         int priv_target = -1;
     };
     struct Range {

@@ -374,7 +374,7 @@ scenario scenario_load(const std::string &path, const std::vector<std::string> &
     for (const override &o : plat_sets)
         set_platform(s, o.key, o.value, o.where, o.node ? at(path, conf_line(o.node)) : "");
     if (plat_check(s.platform.get(), err, sizeof err) != 0) fail(err);
-    s.cores = (int)conf_num(s.platform.get(), "cores", -1);
+    s.cores = plat_core_count(s.platform.get()); // as the platform's kind counts them
 
     const char *app = text_of(s, "workload.app", "");
     s.app = app_find(app);

@@ -53,7 +53,7 @@ struct scenario {
     std::vector<std::string> overrides; // "key=value" applied, scenario set: then --set
     conf_ptr doc;                       // the scenario file
     conf_ptr platform;                  // the platform file, overrides applied
-    int cores = -1;                     // the platform's `cores`, -1 if it has none
+    int cores = -1;                     // the platform's core count (plat_core_count)
     const struct app *app = nullptr;
     std::vector<std::pair<std::string, int>> mapping; // role -> core, in the app's role order
     arg_set args;

@@ -33,6 +33,11 @@ struct plat_run {
  * the kind) without running it. 0, or -1 with err = "FILE:LINE: message". */
 int plat_check(const struct conf *platform, char *err, size_t errlen);
 
+/* The number of cores a run of the platform has (its kind counts them: a
+ * `cores` key, or core groups times cores per group); -1 if the platform is
+ * invalid. */
+int plat_core_count(const struct conf *platform);
+
 /* Run entry on every core until all entries return. 0 on success; -1 with
  * err filled when the platform is invalid or the run cannot finish (e.g. in
  * simulation every core is blocked: the message names the blocked cores).

@@ -1,7 +1,12 @@
 /*
  * mesh.c -- a register mesh in software (native).
  *
- * Core i sits at (i / cols, i % cols). Every core has a row and a column
+ * The layout is models/mesh.h's: `arrays` arrays of rows x cols positions,
+ * array a holding cores first_core + a * stride + (0 .. rows * cols - 1),
+ * position i at (i / cols, i % cols); by default one array from core 0, so
+ * core i sits at (i / cols, i % cols). Words stay inside an array. The
+ * platform kind gives the layout (first_core, stride, arrays) among the
+ * device's parameters, as the sim backend uses it. Every core has a row and a column
  * receive FIFO of `depth` words; any core of the row (column) may put into
  * it and the core's threads take from it, so each FIFO is the same bounded
  * multi-producer ring as hwq.c with the word stored in the cell. A put to a
@@ -22,6 +27,7 @@ struct fifo {
 
 struct plat_mesh {
     int rows, cols;
+    int first, step, arrays; /* the layout (see above): first_core, stride, arrays */
     size_t word;
     uint64_t depth;
     size_t stride;
@@ -33,16 +39,19 @@ struct plat_mesh {
 
 void *nat_mesh_new(const struct plat_dev_desc *dev, int *status)
 {
-    long rows, cols, word, depth;
+    long rows, cols, word, depth, first, step, arrays;
     int cores = nat_cores();
     if ((*status = nat_dev_param(dev, "rows", 1, 1, 1 << 12, &rows)) != PLAT_OK ||
         (*status = nat_dev_param(dev, "cols", cores / rows > 1 ? cores / rows : 1, 1, 1 << 12,
                                  &cols)) != PLAT_OK ||
         (*status = nat_dev_param(dev, "word_bytes", DEFAULT_WORD, 1, 1 << 16, &word)) != PLAT_OK ||
-        (*status = nat_dev_param(dev, "depth", DEFAULT_DEPTH, 1, 1 << 16, &depth)) != PLAT_OK)
+        (*status = nat_dev_param(dev, "depth", DEFAULT_DEPTH, 1, 1 << 16, &depth)) != PLAT_OK ||
+        (*status = nat_dev_param(dev, "first_core", 0, 0, 1 << 20, &first)) != PLAT_OK ||
+        (*status = nat_dev_param(dev, "stride", rows * cols, 1, 1 << 20, &step)) != PLAT_OK ||
+        (*status = nat_dev_param(dev, "arrays", 1, 1, 1 << 12, &arrays)) != PLAT_OK)
         return NULL;
     *status = PLAT_ENOMEM;
-    size_t n = 2 * (size_t)rows * (size_t)cols;
+    size_t n = 2 * (size_t)arrays * (size_t)rows * (size_t)cols;
     size_t stride = (sizeof(uint64_t) + (size_t)word + 7) & ~(size_t)7;
     plat_mesh *m = calloc(1, sizeof *m);
     struct fifo *f = m ? nat_zalloc(n * sizeof *f, 64) : NULL;
@@ -64,6 +73,9 @@ void *nat_mesh_new(const struct plat_dev_desc *dev, int *status)
     }
     m->rows = (int)rows;
     m->cols = (int)cols;
+    m->first = (int)first;
+    m->step = (int)step;
+    m->arrays = (int)arrays;
     m->word = (size_t)word;
     m->depth = (uint64_t)depth;
     m->stride = stride;
@@ -90,12 +102,29 @@ void nat_mesh_dims(plat_mesh *m, int *rows, int *cols)
     if (cols) *cols = m->cols;
 }
 
+/* Array * rows * cols + position of core; -1 if it is not on the mesh. */
+static int slot_of(const plat_mesh *m, int core)
+{
+    if (core < m->first || core >= nat_cores()) return -1;
+    int a = (core - m->first) / m->step, i = (core - m->first) % m->step;
+    if (a >= m->arrays || i >= m->rows * m->cols) return -1;
+    return a * m->rows * m->cols + i;
+}
+
+/* The core at position i of the array of slot s. */
+static int core_of(const plat_mesh *m, int s, int i)
+{
+    return m->first + s / (m->rows * m->cols) * m->step + i;
+}
+
 int nat_mesh_pos(plat_mesh *m, int core, int *row, int *col)
 {
     NAT_NEED(m, "plat_mesh_pos");
-    if (core < 0 || core >= m->rows * m->cols) return PLAT_ENOENT;
-    if (row) *row = core / m->cols;
-    if (col) *col = core % m->cols;
+    int s = slot_of(m, core);
+    if (s < 0) return PLAT_ENOENT;
+    int i = s % (m->rows * m->cols);
+    if (row) *row = i / m->cols;
+    if (col) *col = i % m->cols;
     return PLAT_OK;
 }
 
@@ -174,29 +203,30 @@ static void put_one(plat_mesh *m, struct fifo *f, const void *word)
     nat_wake(&f->data, false);
 }
 
-static struct fifo *fifo_of(plat_mesh *m, enum plat_mesh_dir dir, int pos)
+static struct fifo *fifo_of(plat_mesh *m, enum plat_mesh_dir dir, int slot)
 {
-    return &m->f[(size_t)dir * (size_t)(m->rows * m->cols) + (size_t)pos];
+    return &m->f[(size_t)dir * (size_t)(m->arrays * m->rows * m->cols) + (size_t)slot];
 }
 
 int nat_mesh_put(plat_mesh *m, enum plat_mesh_dir dir, int dest, const void *word)
 {
     NAT_NEED(m, "plat_mesh_put");
     int me = nat_self()->core->index, cores = nat_cores();
-    if (me >= m->rows * m->cols) return PLAT_ENOENT;
+    int s = slot_of(m, me);
+    if (s < 0) return PLAT_ENOENT;
     if ((dir != PLAT_MESH_ROW && dir != PLAT_MESH_COL) || !word) return PLAT_EINVAL;
-    int row = me / m->cols, col = me % m->cols;
+    int i = s % (m->rows * m->cols), row = i / m->cols, col = i % m->cols;
     int line = dir == PLAT_MESH_ROW ? m->cols : m->rows; /* cores along the line */
     int self = dir == PLAT_MESH_ROW ? col : row;
-    if (dest != PLAT_MESH_BCAST && (dest < 0 || dest >= line)) return PLAT_EINVAL;
+    if (dest != PLAT_MESH_BCAST && (dest < 0 || dest >= line || dest == self)) return PLAT_EINVAL;
     for (int k = 0; k < line; k++) {
         if (dest == PLAT_MESH_BCAST ? k == self : k != dest) continue;
-        int target = dir == PLAT_MESH_ROW ? row * m->cols + k : k * m->cols + col;
-        if (target >= cores) {
+        int pos = dir == PLAT_MESH_ROW ? row * m->cols + k : k * m->cols + col;
+        if (core_of(m, s, pos) >= cores) {
             if (dest == PLAT_MESH_BCAST) continue;
             return PLAT_EINVAL; /* a position without a core */
         }
-        put_one(m, fifo_of(m, dir, target), word);
+        put_one(m, fifo_of(m, dir, s - i + pos), word);
     }
     return PLAT_OK;
 }
@@ -204,10 +234,10 @@ int nat_mesh_put(plat_mesh *m, enum plat_mesh_dir dir, int dest, const void *wor
 int nat_mesh_get(plat_mesh *m, enum plat_mesh_dir dir, void *word, uint64_t timeout_ns)
 {
     NAT_NEED(m, "plat_mesh_get");
-    int me = nat_self()->core->index;
-    if (me >= m->rows * m->cols) return PLAT_ENOENT;
+    int s = slot_of(m, nat_self()->core->index);
+    if (s < 0) return PLAT_ENOENT;
     if ((dir != PLAT_MESH_ROW && dir != PLAT_MESH_COL) || !word) return PLAT_EINVAL;
-    struct fifo *f = fifo_of(m, dir, me);
+    struct fifo *f = fifo_of(m, dir, s);
     struct probe a = {m, f};
     uint64_t deadline = nat_deadline(timeout_ns);
     for (;;) {

@@ -103,6 +103,7 @@ void sim_work_cycles(uint64_t cycles)
 void sim_yield(void)
 {
     Thread &t = self();
+    if (t.core->yield(t)) return;
     t.core->work(t, t.core->switch_ps);
 }
 
@@ -111,6 +112,7 @@ void sim_yield(void)
 static void thread_main(Thread *th)
 {
     th->fn(th->arg);
+    th->core->unhold(*th);
     th->done = true;
     top().touched(&th->done, sizeof th->done);
     top().forget(th);

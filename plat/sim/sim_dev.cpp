@@ -116,10 +116,7 @@ void sim_mesh_dims(plat_mesh *pm, int *rows, int *cols)
 int sim_mesh_pos(plat_mesh *pm, int core, int *row, int *col)
 {
     Mesh &m = mesh(pm, "plat_mesh_pos");
-    if (!m.on(core)) return PLAT_ENOENT;
-    if (row) *row = core / m.cols();
-    if (col) *col = core % m.cols();
-    return PLAT_OK;
+    return m.pos(core, row, col) ? PLAT_OK : PLAT_ENOENT;
 }
 
 int sim_mesh_put(plat_mesh *pm, enum plat_mesh_dir dir, int dest, const void *word)
@@ -130,11 +127,13 @@ int sim_mesh_put(plat_mesh *pm, enum plat_mesh_dir dir, int dest, const void *wo
     Core &c = *t.core;
     if (!m.on(c.index)) return PLAT_ENOENT;
     if (dir != PLAT_MESH_ROW && dir != PLAT_MESH_COL) return PLAT_EINVAL;
-    int row = c.index / m.cols(), col = c.index % m.cols();
+    int row = 0, col = 0;
+    m.pos(c.index, &row, &col);
     int n = dir == PLAT_MESH_ROW ? m.cols() : m.rows(), me = dir == PLAT_MESH_ROW ? col : row;
     if (dest != PLAT_MESH_BCAST) {
-        int pos = dir == PLAT_MESH_ROW ? row * m.cols() + dest : dest * m.cols() + col;
-        if (dest < 0 || dest >= n || dest == me || !m.on(pos)) return PLAT_EINVAL;
+        int to =
+            dir == PLAT_MESH_ROW ? m.core_at(c.index, row, dest) : m.core_at(c.index, dest, col);
+        if (dest < 0 || dest >= n || dest == me || to < 0) return PLAT_EINVAL;
     }
     for (;;) {
         c.payload(t, OP_MESH_PUT, tlm::TLM_WRITE_COMMAND, m.reg(), word, m.word());

@@ -112,14 +112,14 @@ void sim_local_free(void *p)
 {
     if (!p) return;
     Memory *m = top().block_of(p);
-    if (!m || m == top().shared() || !m->free(p))
+    if (!m || m == top().shared_holding(p) || !m->free(p))
         top().misuse("plat_local_free: the pointer is not from plat_local_alloc");
 }
 
 void *sim_shared_alloc(size_t size, size_t align)
 {
-    self();
-    Memory *m = top().shared();
+    Thread &t = self();
+    Memory *m = top().shared_of(t.core->index); // its own core group's, on a NUMA chip
     if (!m || !pow2(align)) return nullptr;
     return m->alloc(size, align);
 }
@@ -127,7 +127,7 @@ void *sim_shared_alloc(size_t size, size_t align)
 void sim_shared_free(void *p)
 {
     if (!p) return;
-    Memory *m = top().shared();
+    Memory *m = top().shared_holding(p);
     if (!m || !m->free(p))
         top().misuse("plat_shared_free: the pointer is not from plat_shared_alloc");
 }

@@ -146,10 +146,36 @@ START_TEST(bad_platform_file_names_its_line)
 }
 END_TEST
 
+/* A value out of a kind's range names its line in the platform file: the
+ * sw26010 chip has 1 to 4 core groups. */
+START_TEST(bad_cgs_names_its_line)
+{
+    const char *t = cli_tmp();
+    char *text = cli_read("platforms/sw26010.yaml");
+    ck_assert_ptr_nonnull(text);
+    char *at = strstr(text, "\ncgs: 1");
+    ck_assert_ptr_nonnull(at);
+    at[6] = '5';
+    int line = 2;
+    for (const char *p = text; p < at; p++) line += *p == '\n';
+    cli_write(text, "%s/plat/sw.yaml", t);
+    cli_write(TITLE "platform: plat/sw.yaml\n" MAPPING WORKLOAD, "%s/s.yaml", t);
+    struct cli_out r = cli_run("run '%s/s.yaml' --out '%s/out'", t, t);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_int_eq(cli_lines(r.err), 1);
+    char want[4200];
+    snprintf(want, sizeof want, "%s/plat/sw.yaml:%d:", t, line);
+    ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0 && strstr(r.err, "cgs"),
+                  "expected %s ... cgs ...:\n%s", want, r.err);
+    cli_done();
+}
+END_TEST
+
 void cli_register_errors(void)
 {
     Suite *s = harness_suite("cli");
     tcase_add_loop_test(harness_tcase(s, "bad_scenario"), bad_scenario_is_one_located_error, 0,
                         (int)(sizeof bad / sizeof bad[0]));
     tcase_add_test(harness_tcase(s, "bad_platform_file"), bad_platform_file_names_its_line);
+    tcase_add_test(harness_tcase(s, "bad_cgs"), bad_cgs_names_its_line);
 }

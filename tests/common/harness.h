@@ -115,6 +115,8 @@ struct harness_case {
     const char *edit_from, *edit_to;
     /* HARNESS_NATIVE | HARNESS_SIM; 0 means both. */
     unsigned backends;
+    /* The platform file platforms/<file>.yaml; NULL: ideal. */
+    const char *file;
     /* Instead of one run of `core`: the whole test, in the test's process
      * (to fork, run twice, expect a failure...). env->platform is loaded as
      * above and freed afterwards. */
@@ -137,6 +139,9 @@ void harness_add_cases(const char *prefix, const struct harness_case *cases, siz
  * -> to; from NULL: as is), then the "path=value" overrides of sets applied
  * with conf_set. Fails the test on any error. Free with conf_free. */
 struct conf *harness_platform(const char *const *sets, const char *from, const char *to);
+/* The same for $IPCSIM_ROOT/platforms/<file>.yaml (file NULL: ideal). */
+struct conf *harness_platform_file(const char *file, const char *const *sets, const char *from,
+                                   const char *to);
 
 /* plat_run(entry(arg)) on every core of platform with seed HARNESS_SEED;
  * fails the test with plat_run's message unless it returns 0. Every core

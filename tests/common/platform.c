@@ -33,9 +33,16 @@ static char *read_text(const char *path)
 
 struct conf *harness_platform(const char *const *sets, const char *from, const char *to)
 {
+    return harness_platform_file(NULL, sets, from, to);
+}
+
+struct conf *harness_platform_file(const char *file, const char *const *sets, const char *from,
+                                   const char *to)
+{
     const char *root = getenv("IPCSIM_ROOT");
     char path[4096], err[1024] = "";
-    snprintf(path, sizeof path, "%s/platforms/ideal.yaml", root && *root ? root : ".");
+    snprintf(path, sizeof path, "%s/platforms/%s.yaml", root && *root ? root : ".",
+             file ? file : "ideal");
 
     struct conf *c;
     if (from) {
@@ -203,7 +210,7 @@ START_TEST(run_case)
     for (size_t i = 0; i < n; i++) sets[k++] = c->sets[i];
     sets[k] = NULL;
 
-    struct conf *platform = harness_platform(sets, c->edit_from, c->edit_to);
+    struct conf *platform = harness_platform_file(c->file, sets, c->edit_from, c->edit_to);
     struct harness_env env = {.backend = reg[_i].b, .platform = platform};
     if (c->test)
         c->test(&env);

@@ -73,6 +73,7 @@ void pt_accel(void);
 void pt_stream(void);
 void pt_misuse(void);
 void pt_gbe(void);
+void pt_sw26010(void);
 
 /* Cases of stream.c that gbe.c also runs on the tcp device. */
 void case_stream_tcp(void *arg);

@@ -18,4 +18,5 @@ void tests_register(void)
     pt_stream();
     pt_misuse();
     pt_gbe();
+    pt_sw26010();
 }
