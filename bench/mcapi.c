@@ -66,6 +66,8 @@
  * 20 GB/s at 64 KiB while the ring reaches 60 GB/s in cache.
  */
 #define _GNU_SOURCE
+#define BENCH_NAME "bench/mcapi"
+#include "bench.h"
 #include "mcapi.h"
 
 #include <pthread.h>
@@ -109,13 +111,6 @@ struct ring {
     _Alignas(64) size_t len[SLOTS];
     unsigned char *slot; /* SLOTS x SLOT_BYTES */
 };
-
-static void relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
 
 static void ring_init(struct ring *r)
 {
@@ -198,13 +193,6 @@ static void ok(const struct side *s, mcapi_status_t st, const char *what)
 static void started(const struct side *s, mcapi_status_t st, const char *what)
 {
     if (st != MCAPI_PENDING) ok(s, st, what);
-}
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static unsigned char pattern(size_t i, long rep)
@@ -354,15 +342,6 @@ static double stream(struct side *s, enum impl im, size_t n)
     return 0;
 }
 
-static void pin(int cpu)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0)
-        fprintf(stderr, "bench/mcapi: could not pin a thread to CPU %d\n", cpu);
-}
-
 /* Node setup: endpoints, the A -> B packet channel. */
 static void setup(struct side *s)
 {
@@ -428,28 +407,9 @@ static void *side_main(void *arg)
     return NULL;
 }
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(const double *v, double *lo, double *hi)
-{
-    double s[ROUNDS];
-    memcpy(s, v, sizeof s);
-    qsort(s, ROUNDS, sizeof s[0], cmp);
-    *lo = s[0];
-    *hi = s[ROUNDS - 1];
-    return s[ROUNDS / 2];
-}
-
 static double report_one(const char *metric, const double *v, const char *unit)
 {
-    double lo, hi, med = median(v, &lo, &hi);
-    printf("%s_median,%.1f,%s\n%s_min,%.1f,%s\n%s_max,%.1f,%s\n", metric, med, unit, metric, lo,
-           unit, metric, hi, unit);
-    return med;
+    return print_stats(metric, "_median", v, ROUNDS, unit, "%.1f");
 }
 
 /* Median, min and max of both, the ratio of the medians, and for round
@@ -465,22 +425,6 @@ static void report(const char *metric, const double (*v)[ROUNDS], const char *un
     printf("%s_ratio,%.3f,mcapi/ring\n", metric, med[MCAPI] / med[RING]);
     for (int i = 0; line > 0 && i < NIMPL; i++)
         printf("%s_%s_lines,%.2f,cacheline_rtt\n", metric, impl_name[i], med[i] / line);
-}
-
-/* The first two CPUs this process may run on (the same one twice if only
- * one: the numbers are then meaningless, and we say so). */
-static void pick_cpus(int cpu[2])
-{
-    cpu_set_t set;
-    cpu[0] = cpu[1] = 0;
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return;
-    int found = 0;
-    for (int c = 0; c < CPU_SETSIZE && found < 2; c++)
-        if (CPU_ISSET(c, &set)) cpu[found++] = c;
-    if (found < 2) {
-        cpu[1] = cpu[0];
-        fprintf(stderr, "bench/mcapi: only one CPU: both sides share it, spinning is slow\n");
-    }
 }
 
 int main(void)

@@ -55,6 +55,8 @@
  * output buffer batches small frames).
  */
 #define _GNU_SOURCE
+#define BENCH_NAME "bench/xmcapi"
+#include "bench.h"
 #include "mcapi.h"
 
 #include "../xmcapi/xmcapi.h"
@@ -165,23 +167,9 @@ static void started(const struct side *s, mcapi_status_t st, const char *what)
     if (st != MCAPI_PENDING) ok(s, st, what);
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static unsigned char pattern(size_t i, unsigned long k)
 {
     return (unsigned char)(i * 7u + k);
-}
-
-static void relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
 }
 
 /* ---- raw TCP ------------------------------------------------------------- */
@@ -398,15 +386,6 @@ static double stream(struct side *s, enum impl im, size_t n)
 
 /* ---- the nodes ----------------------------------------------------------- */
 
-static void pin(int cpu)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0)
-        fprintf(stderr, "bench/xmcapi: could not pin a thread to CPU %d\n", cpu);
-}
-
 static mcapi_endpoint_t endpoint(const struct side *s, mcapi_port_t port)
 {
     mcapi_status_t st;
@@ -495,26 +474,10 @@ static void *side_main(void *arg)
 
 /* ---- output -------------------------------------------------------------- */
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Median, min and max of one metric's rounds; returns the median. */
 static double report(const char *metric, const double *v, const char *unit, const char *fmt)
 {
-    double s[ROUNDS];
-    memcpy(s, v, sizeof s);
-    qsort(s, ROUNDS, sizeof s[0], cmp);
-    const char *suffix[3] = {"", "_min", "_max"};
-    const double val[3] = {s[ROUNDS / 2], s[0], s[ROUNDS - 1]};
-    for (int i = 0; i < 3; i++) {
-        printf("%s%s,", metric, suffix[i]);
-        printf(fmt, val[i]);
-        printf(",%s\n", unit);
-    }
-    return val[0];
+    return print_stats(metric, "", v, ROUNDS, unit, fmt);
 }
 
 static const char *size_name(size_t n, char *buf, size_t len)
@@ -524,21 +487,6 @@ static const char *size_name(size_t n, char *buf, size_t len)
     else
         snprintf(buf, len, "%zuB", n);
     return buf;
-}
-
-/* The first two CPUs this process may run on. */
-static void pick_cpus(int cpu[2])
-{
-    cpu_set_t set;
-    cpu[0] = cpu[1] = 0;
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return;
-    int found = 0;
-    for (int c = 0; c < CPU_SETSIZE && found < 2; c++)
-        if (CPU_ISSET(c, &set)) cpu[found++] = c;
-    if (found < 2) {
-        cpu[1] = cpu[0];
-        fprintf(stderr, "bench/xmcapi: only one CPU: both sides share it\n");
-    }
 }
 
 static void drop_topology(void)
