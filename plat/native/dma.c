@@ -40,8 +40,11 @@ static void finish(struct nat_dma *r)
 {
     struct nat_ctx *ring = r->kind == NAT_COPY ? r->to : NULL;
     uint32_t bits = r->arg;
+    void *dst = r->kind == NAT_COPY ? r->dst : NULL;
+    size_t n = r->n;
     __atomic_store_n(&r->done, 1, __ATOMIC_SEQ_CST);
-    nat_wake(&nat_poll_wq, false); /* pollers of dst (and of the record) */
+    nat_poll_wake(r); /* the record's waiter (plat_dma_wait), then pollers of dst */
+    if (dst) nat_poll_wake_range(dst, n);
     if (ring) nat_ring(ring, bits);
 }
 
@@ -125,7 +128,7 @@ int nat_dma_test(plat_dma *d)
 int nat_dma_wait(plat_dma *d, uint64_t timeout_ns)
 {
     struct nat_dma *r = nat_dma_rec(d, "plat_dma_wait");
-    return nat_wait(&nat_poll_wq, false, NAT_POLL_RECHECK_NS, complete, r, timeout_ns);
+    return nat_wait(nat_poll_wq(r), false, NAT_POLL_RECHECK_NS, complete, r, timeout_ns);
 }
 
 void nat_ring(struct nat_ctx *c, uint32_t bits)

@@ -25,7 +25,7 @@ uint64_t nat_load64(const uint64_t *p)
 void nat_store64(uint64_t *p, uint64_t v)
 {
     __atomic_store_n(p, v, __ATOMIC_SEQ_CST);
-    nat_wake_sc(&nat_poll_wq, false);
+    nat_poll_wake(p);
 }
 
 static void need_cap(unsigned cap, const char *call, const char *capname)
@@ -39,7 +39,7 @@ bool nat_cas64(uint64_t *p, uint64_t *expected, uint64_t desired)
     need_cap(PLAT_CAP_CAS, "plat_cas64", "PLAT_CAP_CAS");
     bool ok = __atomic_compare_exchange_n(p, expected, desired, false, __ATOMIC_SEQ_CST,
                                           __ATOMIC_SEQ_CST);
-    if (ok) nat_wake_sc(&nat_poll_wq, false);
+    if (ok) nat_poll_wake(p);
     return ok;
 }
 
@@ -47,7 +47,7 @@ uint64_t nat_fetch_add64(uint64_t *p, uint64_t delta)
 {
     need_cap(PLAT_CAP_FETCH_ADD, "plat_fetch_add64", "PLAT_CAP_FETCH_ADD");
     uint64_t old = __atomic_fetch_add(p, delta, __ATOMIC_SEQ_CST);
-    nat_wake_sc(&nat_poll_wq, false);
+    nat_poll_wake(p);
     return old;
 }
 
@@ -65,7 +65,7 @@ static bool changed(const void *p)
 int nat_poll64(const uint64_t *p, uint64_t old, uint64_t timeout_ns)
 {
     struct poll_arg a = {p, old};
-    return nat_wait(&nat_poll_wq, false, NAT_POLL_RECHECK_NS, changed, &a, timeout_ns);
+    return nat_wait(nat_poll_wq(p), false, NAT_POLL_RECHECK_NS, changed, &a, timeout_ns);
 }
 
 /* A copy that another core may be polling (plat_poll64 on a word of dst).
@@ -99,7 +99,7 @@ void nat_copy(void *dst, const void *src, size_t n)
 {
     if (n == 0) return;
     nat_move(dst, src, n);
-    nat_wake(&nat_poll_wq, false);
+    nat_poll_wake_range(dst, n);
 }
 
 void *nat_zalloc(size_t size, size_t align)

@@ -132,7 +132,14 @@ void nat_bump(struct nat_wq *w, bool shared);
 
 /* Sleepers of plat_poll64 and plat_dma_wait; every interface write and
  * every DMA completion wakes it. */
-extern struct nat_wq nat_poll_wq;
+/* Where plat_poll64 (and plat_dma_wait) sleep: one queue per hash bucket of
+ * the polled address, so a write wakes (and pays a system call for) only the
+ * sleepers that may poll it, not every sleeper of the process. */
+#define NAT_POLL_BUCKETS 64
+struct nat_wq *nat_poll_wq(const void *addr);
+/* Wake the pollers of one word, or of any word in [p, p + n). */
+void nat_poll_wake(const void *p);
+void nat_poll_wake_range(const void *p, size_t n);
 
 /* ---- DMA engine and receive channels (dma.c, rx.c) ------------------------ */
 

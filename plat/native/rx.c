@@ -221,7 +221,7 @@ bool nat_rx_deliver(struct nat_engine *e, const struct nat_dma *r)
     ch->len = r->n;        /* FILLING: nobody else touches the channel */
     set_state(ch, FILLED); /* releases the data and len to the taker */
     nat_wake(&rx->wq, false);
-    nat_wake(&nat_poll_wq, false); /* pollers of buf */
+    nat_poll_wake_range(buf, m); /* pollers of buf */
     nat_ring(r->to, bits);         /* after the data: a woken core can take it */
     return true;
 }

@@ -18,7 +18,21 @@
 #include <time.h>
 #include <unistd.h>
 
-struct nat_wq nat_poll_wq;
+/* Padded: sleepers of different buckets do not share a line. */
+static struct {
+    _Alignas(64) struct nat_wq wq;
+} poll_wq[NAT_POLL_BUCKETS];
+
+static size_t bucket_of(const void *addr)
+{
+    /* Words, Fibonacci-hashed: neighbouring words land in different buckets. */
+    return (size_t)(((uint64_t)(uintptr_t)addr >> 3) * 0x9e3779b97f4a7c15ull >> 58);
+}
+
+struct nat_wq *nat_poll_wq(const void *addr)
+{
+    return &poll_wq[bucket_of(addr)].wq;
+}
 
 uint64_t nat_now(void)
 {
@@ -129,4 +143,20 @@ void nat_bump(struct nat_wq *w, bool shared)
 {
     __atomic_add_fetch(&w->epoch, 1, __ATOMIC_SEQ_CST);
     if (sleepers(w)) futex_wake_all(&w->epoch, shared);
+}
+
+void nat_poll_wake(const void *p)
+{
+    nat_wake_sc(nat_poll_wq(p), false);
+}
+
+void nat_poll_wake_range(const void *p, size_t n)
+{
+    size_t words = n / 8 + 2; /* a range that is not word-aligned touches one more */
+    if (words >= NAT_POLL_BUCKETS) {
+        for (size_t b = 0; b < NAT_POLL_BUCKETS; b++) nat_wake(&poll_wq[b].wq, false);
+        return;
+    }
+    uintptr_t a = (uintptr_t)p & ~(uintptr_t)7;
+    for (size_t i = 0; i < words; i++) nat_wake(nat_poll_wq((const void *)(a + 8 * i)), false);
 }

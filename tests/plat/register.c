@@ -19,4 +19,5 @@ void tests_register(void)
     pt_misuse();
     pt_gbe();
     pt_sw26010();
+    pt_wake();
 }
