@@ -4,11 +4,13 @@
  *
  * Two patterns (x), on every core group at once; a message is one random
  * int (4 bytes of payload):
- *   1x1    one producer CPE at (0,1), one consumer at (0,2). Channel: the
+ *   1x1    one producer CPE at (0,1), one consumer at (1,0). Channel: the
  *          producer sends `messages` ints into a channel in main memory big
  *          enough for all, the consumer takes them, both running at once.
- *          Register: the producer puts each int in a 256-bit word along the
- *          row, the consumer gets them.
+ *          Register: as the paper's Fig. 5 (its single-producer single-
+ *          consumer case): in another row and column, so each int goes in
+ *          a 256-bit word along the producer's row to the relay (0,0),
+ *          which puts it down its column to the consumer.
  *   RxC    the whole array (the paper's Fig. 6 on an 8x8 mesh: 28x28):
  *          column 0 relays, the other columns of the top half produce, of
  *          the bottom half consume. Channel: every producer sends
@@ -17,9 +19,9 @@
  *          random consumer, through its row's relay, down column 0 to the
  *          consumer's row's relay and along that row.
  * Series: bytes of payload delivered / time from the go to the last
- * delivery / CPEs taking part (2 for 1x1; the producers and consumers for
- * the channel; the whole array, relays included, for the register
- * pattern), in GB/s; and the ratio register / channel (paper: 82 and 658).
+ * delivery / CPEs taking part (the producers and consumers for the
+ * channel; with the relays for registers: 3 for 1x1, the whole array for
+ * RxC), in GB/s; and the ratio register / channel (paper: 82 and 658).
  */
 #include "sw_common.h"
 
@@ -36,6 +38,7 @@ enum { PRODUCER, CONSUMER, RELAY_DOWN, RELAY_ALONG };
 struct plan {
     char name[16];
     int nprod, ncons, nrelay, used_reg;
+    enum coro_dir cons_from;                  /* the buffer register words reach consumers in */
     int prod[SW_MAX_CPES], cons[SW_MAX_CPES]; /* executor indices */
     int crow[SW_MAX_CPES], ccol[SW_MAX_CPES]; /* consumers' positions */
     int relay[SW_MAX_CPES], relay_role[SW_MAX_CPES];
@@ -85,7 +88,7 @@ static void consumer(struct job *j)
         for (int ends = 0; ends < j->p->nprod && !j->status;) {
             coro_word w;
             unsigned flags = 0;
-            j->status = coro_reg_recv(CORO_ROW, &w, &flags);
+            j->status = coro_reg_recv(j->p->cons_from, &w, &flags);
             if (flags & CORO_REG_END) {
                 ends++;
                 continue;
@@ -117,16 +120,21 @@ static void body(void *arg)
 static int make_plan(const struct sw_cg *cg, bool whole, struct plan *p)
 {
     memset(p, 0, sizeof *p);
-    if (!whole) {
+    if (!whole) { /* Fig. 5: producer (0,1) -> relay (0,0) -> consumer (1,0) */
         p->prod[0] = sw_exec_at(cg, 0, 1);
-        p->cons[0] = sw_exec_at(cg, 0, 2);
-        p->crow[0] = 0;
-        p->ccol[0] = 2;
-        p->nprod = p->ncons = 1;
-        p->used_reg = 2;
+        p->cons[0] = sw_exec_at(cg, 1, 0);
+        p->relay[0] = sw_exec_at(cg, 0, 0);
+        p->crow[0] = 1;
+        p->ccol[0] = 0;
+        p->cons_from = CORO_COL;
+        p->relay_role[0] = RELAY_DOWN;
+        p->relay_ends[0] = 1;
+        p->nprod = p->ncons = p->nrelay = 1;
+        p->used_reg = 3;
         snprintf(p->name, sizeof p->name, "1x1");
-        return p->prod[0] < 0 || p->cons[0] < 0 ? -1 : 0;
+        return p->prod[0] < 0 || p->cons[0] < 0 || p->relay[0] < 0 ? -1 : 0;
     }
+    p->cons_from = CORO_ROW;
     int half = cg->rows / 2, per_row = cg->cols - 1;
     if (half < 1 || per_row < 1) return -1;
     for (int r = 0; r < cg->rows; r++) {

@@ -21,21 +21,22 @@ enum { SEND = 0, RECV = 1 };             /* a side, and the wait list its waiter
 enum { CH_OPEN, CH_CLOSING, CH_CLOSED }; /* CLOSED: no send in flight any more */
 
 struct coro_chan {
-    /* The paper's fields; producers' and consumers' counters apart, so
-     * natively they do not share a cache line. */
-    uint64_t write, to_write;
-    char pad0[48];
-    uint64_t read, to_read;
-    char pad1[48];
-    unsigned char *buffer;
+    /* The paper's fields. Natively each group below has cache lines of its
+     * own: the producers' counters, the consumers', what every operation
+     * reads and nobody writes (state: only at close), the wait lists and
+     * their lengths, the statistics. In simulation the layout is free. */
+    _Alignas(64) uint64_t write, to_write;
+    _Alignas(64) uint64_t read, to_read;
+    _Alignas(64) unsigned char *buffer;
     uint64_t elem_size, capacity;
     uint64_t state;
-    /* The two wait lists (read_wait: producers, write_wait: consumers),
-     * their lengths (read without the lock), and the lock. */
-    struct cr_lock lock;
+    /* read_wait (producers waiting for a read) and write_wait (consumers
+     * waiting for a write), their lengths (read without the lock), and the
+     * lock. */
+    _Alignas(64) struct cr_lock lock;
     uint64_t nwait[2];
     struct cr_list wait[2];
-    struct coro_chan_stats st;
+    _Alignas(64) struct coro_chan_stats st;
 };
 
 coro_chan *coro_chan_new(size_t elem_size, size_t capacity)

@@ -52,10 +52,13 @@ int coro_reg_pos(int *row, int *col)
     return coro_reg_pos_of(plat_core(), row, col);
 }
 
+/* The library's own instructions around a transfer (the header, the
+ * route), charged in simulation as core cost `coro_reg`. */
 int coro_reg_put(enum coro_dir dir, int dest, const coro_word *w)
 {
     plat_mesh *m = *slot();
     if (!m) return CORO_ENOENT;
+    plat_work("coro_reg");
     return status(plat_mesh_put(m, dir == CORO_ROW ? PLAT_MESH_ROW : PLAT_MESH_COL,
                                 dest == CORO_BCAST ? PLAT_MESH_BCAST : dest, w));
 }
@@ -64,6 +67,7 @@ int coro_reg_get(enum coro_dir dir, coro_word *w)
 {
     plat_mesh *m = *slot();
     if (!m) return CORO_ENOENT;
+    plat_work("coro_reg");
     return status(
         plat_mesh_get(m, dir == CORO_ROW ? PLAT_MESH_ROW : PLAT_MESH_COL, w, PLAT_FOREVER));
 }

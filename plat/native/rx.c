@@ -222,7 +222,7 @@ bool nat_rx_deliver(struct nat_engine *e, const struct nat_dma *r)
     set_state(ch, FILLED); /* releases the data and len to the taker */
     nat_wake(&rx->wq, false);
     nat_poll_wake_range(buf, m); /* pollers of buf */
-    nat_ring(r->to, bits);         /* after the data: a woken core can take it */
+    nat_ring(r->to, bits);       /* after the data: a woken core can take it */
     return true;
 }
 

@@ -9,4 +9,5 @@ void tests_register(void)
     cli_register_report();
     cli_register_funbase();
     cli_register_expect();
+    cli_register_sw26010();
 }
