@@ -12,7 +12,8 @@
  *   cpe_recv_us  x consumer coroutines on x CPEs.
  * The channel lives in the CG's main memory; the MPE synchronises with CAS
  * (Algorithm 2), the CPEs with add-only atomics (Algorithm 3): the library
- * picks by the core's capabilities. Everyone starts at one go; the value is
+ * picks by the core's capabilities. cpe_send_rollbacks / cpe_recv_rollbacks:
+ * Algorithm 3's rollbacks per message (coro_chan_stats). Everyone starts at one go; the value is
  * the time from the go to the last one's end, divided by all messages (the
  * paper's "total time / messages").
  */
@@ -22,9 +23,12 @@
 
 #include <stdio.h>
 
-enum { MPE_SEND, MPE_RECV, CPE_SEND, CPE_RECV, NSERIES };
-static const char *const series[NSERIES] = {"mpe_send_us", "mpe_recv_us", "cpe_send_us",
-                                            "cpe_recv_us"};
+/* The timed series, then the CPE ones' rollbacks per message. */
+enum { MPE_SEND, MPE_RECV, CPE_SEND, CPE_RECV, NTIMED };
+enum { CPE_SEND_RB = NTIMED, CPE_RECV_RB, NSERIES };
+static const char *const series[NSERIES] = {"mpe_send_us",        "mpe_recv_us",
+                                            "cpe_send_us",        "cpe_recv_us",
+                                            "cpe_send_rollbacks", "cpe_recv_rollbacks"};
 #define MAX_X 16
 
 struct job {
@@ -46,8 +50,10 @@ static void contend(void *arg)
     sw_race_finish(j->race, j->i);
 }
 
-/* One measurement: x contenders on the MPE (threads) or on CPEs. */
-static double measure(struct app_ctx *ctx, struct sw_cg *cg, int which, int x, long n)
+/* One measurement: x contenders on the MPE (threads) or on CPEs; the time
+ * per message, and in *rollbacks Algorithm 3's rollbacks per message. */
+static double measure(struct app_ctx *ctx, struct sw_cg *cg, int which, int x, long n,
+                      double *rollbacks)
 {
     bool recv = which == MPE_RECV || which == CPE_RECV;
     bool cpe = which == CPE_SEND || which == CPE_RECV;
@@ -88,6 +94,9 @@ static double measure(struct app_ctx *ctx, struct sw_cg *cg, int which, int x, l
     if (coro_chan_len(ch) != (recv ? 0 : (size_t)x * (size_t)n))
         app_fail(ctx, "sw_channels: %s x=%d: %zu elements left, expected %zu", series[which], x,
                  coro_chan_len(ch), recv ? 0 : (size_t)x * (size_t)n);
+    struct coro_chan_stats st;
+    coro_chan_stats(ch, &st);
+    *rollbacks = (double)st.rollbacks / ((double)x * (double)n);
     coro_chan_free(ch);
     plat_shared_free(jobs);
     plat_shared_free(race);
@@ -100,15 +109,20 @@ static void run_mpe(struct app_ctx *ctx, struct sw_cg *cg)
     long n = app_int(ctx, "messages");
     for (size_t xi = 0; xi < nx; xi++) {
         int x = (int)app_list_num(ctx, "contenders", xi);
-        for (int s = 0; s < NSERIES; s++)
-            sw_publish(cg, (int)xi * NSERIES + s, measure(ctx, cg, s, x, n));
+        for (int s = 0; s < NTIMED; s++) {
+            double rb = 0, t = measure(ctx, cg, s, x, n, &rb);
+            sw_publish(cg, (int)xi * NSERIES + s, t);
+            if (s == CPE_SEND || s == CPE_RECV)
+                sw_publish(cg, (int)xi * NSERIES + s + (CPE_SEND_RB - CPE_SEND), rb);
+        }
     }
     sw_finished(cg);
     for (size_t xi = 0; xi < nx; xi++) {
         char xs[16];
         snprintf(xs, sizeof xs, "%d", (int)app_list_num(ctx, "contenders", xi));
         for (int s = 0; s < NSERIES; s++)
-            sw_report(ctx, cg, (int)xi * NSERIES + s, series[s], xs, "us");
+            sw_report(ctx, cg, (int)xi * NSERIES + s, series[s], xs,
+                      s < NTIMED ? "us" : "per message");
     }
 }
 

@@ -17,7 +17,7 @@
 
 #define SW_MAX_CPES 64
 #define SW_MAX_CGS 8
-#define SW_MAX_RESULTS 64
+#define SW_MAX_RESULTS 128
 
 /* The calling core's CG. */
 struct sw_cg {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # install.sh -- copy the built tree to $PREFIX (called by `make install`).
-#   include/ipcsim/*.h, include/mcapi/*.h, lib/lib*.a, bin/ipcsim,
+#   include/ipcsim/*.h, include/mcapi/*.h, include/coro/coro.h, lib/lib*.a, bin/ipcsim,
 #   bin/xmcapi-echo, bin/xmcapi-ping,
 #   share/ipcsim/{platforms,scenarios}, lib/pkgconfig/ipcsim*.pc
 set -euo pipefail
@@ -13,7 +13,10 @@ install -m 644 include/ipcsim/*.h "$dest/include/ipcsim/"
 install -d "$dest/include/mcapi"
 install -m 644 mcapi_ref/include/*.h "$dest/include/mcapi/"
 install -m 644 xmcapi/xmcapi.h "$dest/include/mcapi/"
-install -m 644 "$BUILD"/lib/libipcsim*.a "$BUILD"/lib/libmcapi.a "$BUILD"/lib/libxmcapi.a "$dest/lib/"
+install -d "$dest/include/coro"
+install -m 644 coro/include/coro.h "$dest/include/coro/"
+install -m 644 "$BUILD"/lib/libipcsim*.a "$BUILD"/lib/libmcapi.a "$BUILD"/lib/libxmcapi.a \
+    "$BUILD"/lib/libcoro.a "$dest/lib/"
 install -m 755 "$BUILD/ipcsim" "$BUILD/bin/xmcapi-echo" "$BUILD/bin/xmcapi-ping" "$dest/bin/"
 install -m 644 platforms/*.yaml "$dest/share/ipcsim/platforms/"
 (cd scenarios && find . -name '*.yaml' -exec install -D -m 644 {} "$dest/share/ipcsim/scenarios/{}" \;)
@@ -71,5 +74,18 @@ Version: $version
 Requires: ipcsim yaml-0.1
 Cflags: -I\${includedir}/mcapi
 Libs: -L\${libdir} -lxmcapi -lipcsim_conf -lstdc++
+PC
+# coro: coroutines, executors and channels (#include <coro.h>), native.
+cat > "$dest/lib/pkgconfig/coro.pc" <<PC
+prefix=$PREFIX
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: coro
+Description: coroutines, executors and channels (ipcsim coro) on the ipcsim platform interface
+Version: $version
+Requires: ipcsim
+Cflags: -I\${includedir}/coro
+Libs: -L\${libdir} -lcoro
 PC
 echo "installed to $dest"

@@ -228,6 +228,36 @@ START_TEST(example_xmcapi)
 }
 END_TEST
 
+/* coro/examples/pipeline.c against the installed libcoro.a (pkg-config
+ * coro), run, and compiled again with every warning an error. */
+START_TEST(example_coro)
+{
+    need_install();
+    ck_assert_msg(exists("include/coro/coro.h") && exists("lib/libcoro.a") &&
+                      exists("lib/pkgconfig/coro.pc"),
+                  "coro is not installed under %s", prefix);
+    char src[2 * PATH_MAX], exe[2 * PATH_MAX], cmd[6 * PATH_MAX], log[LOG_BYTES], pkg[2 * PATH_MAX];
+    ck_assert(fits(src, sizeof src, "%s/coro/examples/pipeline.c", root));
+    ck_assert(fits(exe, sizeof exe, "%s/coro-pipeline", prefix));
+    ck_assert(fits(pkg, sizeof pkg,
+                   "$(PKG_CONFIG_PATH='%s/lib/pkgconfig' pkg-config --cflags --libs coro)",
+                   prefix));
+    ck_assert(fits(cmd, sizeof cmd, "cc -std=c11 %s '%s' %s -lpthread -o '%s'", san_flags(), src,
+                   pkg, exe));
+    int rc = shell(cmd, log, sizeof log);
+    ck_assert_msg(rc == 0, "%s\nexited %d:\n%s", cmd, rc, log);
+    ck_assert(fits(cmd, sizeof cmd, "'%s'", exe));
+    rc = shell(cmd, log, sizeof log);
+    ck_assert_msg(rc == 0, "%s exited %d:\n%s", exe, rc, log);
+    ck_assert_msg(strstr(log, "sum of squares"), "%s printed: %s", exe, log);
+    ck_assert(fits(cmd, sizeof cmd,
+                   "cc -std=c11 -Wall -Wextra -Werror -pedantic -c '%s' %s -o '%s.o'", src, pkg,
+                   exe));
+    rc = shell(cmd, log, sizeof log);
+    ck_assert_msg(rc == 0, "%s\nexited %d:\n%s", cmd, rc, log);
+}
+END_TEST
+
 /* The examples are found at registration, so each is a test of its own. */
 static void find_examples(void)
 {
@@ -252,4 +282,5 @@ void tests_register(void)
     tcase_add_test(tc, installed);
     tcase_add_loop_test(tc, example, 0, nexamples);
     tcase_add_loop_test(tc, example_xmcapi, 0, nexamples);
+    tcase_add_test(tc, example_coro);
 }
