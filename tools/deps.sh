@@ -15,6 +15,7 @@ pkgs=(
     clang libclang-rt-dev        # libFuzzer: make fuzz (part of make test)
     shellcheck
     iproute2 nftables            # tests/net: network namespaces, veth, tc; packet loss
+    gcc-aarch64-linux-gnu qemu-user   # make test-ports: coro's aarch64 switch under emulation
 )
 
 missing() {
