@@ -8,10 +8,9 @@
  * thread sets each round up (coro_rt_new, coro_spawn_on), sleeps on a POSIX
  * semaphore while it runs, and frees it (coro_rt_free) -- it never waits
  * through the platform interface during a measurement (but in
- * pair_chan_coro_sleeper, which measures just that), because a sleeping
- * plat_poll64 waiter makes every platform store of every core a futex wake
- * (see "Reading the numbers"). In the same run, interleaved round by round
- * (the order of the variants rotates every round):
+ * pair_chan_coro_sleeper, which measures just that), so that the other
+ * metrics measure the library alone (see "Reading the numbers"). In the same run, interleaved round
+ * by round (the order of the variants rotates every round):
  *
  *   switch_coro_yield   two coroutines on one executor (W0) call coro_yield
  *                       in turn: mean ns per yield. One yield is one
@@ -36,7 +35,7 @@
  *   pair_chan_coro_sleeper   the same coroutine, but the main thread waits
  *                       for it as a plain program would, in coro_join
  *                       (plat_poll64: it spins 30 us, then sleeps in the
- *                       native backend's one process-wide poll wait queue).
+ *                       native backend's wait queue of that word's bucket).
  *   pair_ratio_try, pair_ratio_coro   chan / ring (> 1: the channel is slower)
  *   pair_ratio_sleeper  chan_coro_sleeper / chan_coro: what one sleeping
  *                       plat_poll64 waiter elsewhere costs every channel op.
@@ -91,13 +90,14 @@
  * publish, a look at the wait list; each plat_* access is an indirect call
  * into the backend, and every write also looks for sleeping pollers. The
  * ring's push + pop is a few plain loads and stores in one cache line.
- * pair_chan_coro_sleeper is 100-200x pair_chan_coro: while any plat_poll64
- * waiter of the process sleeps, every platform store, CAS, add and copy of
- * every core bumps the shared wait-queue epoch and makes a futex_wake system
- * call that wakes every sleeper (here: the main thread, again and again).
- * The documented use of the library -- the scheduler core sleeping in
- * coro_rt_free or coro_join, or an idle executor in its loop -- is exactly
- * that case; every other metric here keeps the main thread on a semaphore
+ * pair_chan_coro_sleeper was 100-200x pair_chan_coro when the native backend
+ * had one wait queue for every plat_poll64 of the process: while any poller
+ * slept, every platform store, CAS, add and copy of every core made a
+ * futex_wake system call and woke it (here: the main thread, again and
+ * again). Pollers now sleep in a queue per address bucket (plat/native/
+ * wait.c), and the ratio is ~1. The documented use of the library -- the
+ * scheduler core sleeping in coro_rt_free or coro_join, or an idle executor
+ * in its loop -- is exactly that case; every other metric here keeps the main thread on a semaphore
  * and so measures the library without it.
  * Cross-CPU metrics (mpmc_*, spsc_threads_*, cacheline_rtt) follow the
  * host: a cache-line transfer costs ~55 ns or ~330 ns (and in bad minutes
@@ -105,11 +105,10 @@
  * apart; compare ratios within a run, and cacheline_rtt says which mode the
  * run was in. In mpmc_* the two executors fight over the channel's
  * counters; a coroutine that finds another one between reserving and
- * publishing counts a retry and calls sched_yield (a system call) before it
- * looks again; when all of one executor's coroutines block, it spins 30 us
- * in plat_poll64 and then sleeps on a futex (~23 us to wake) -- and while
- * it sleeps the other executor pays the futex_wake on every write, as
- * above. blocks/wakeups per message show how often that path is taken.
+ * publishing counts a retry and looks again at once; when all of one
+ * executor's coroutines block, it spins 30 us in plat_poll64 and then
+ * sleeps on a futex (~23 us to wake). blocks/wakeups per message show how
+ * often that path is taken.
  * Add-only pays one more atomic per turn (the look after the add) and is
  * expected at or a little below CAS; rollbacks are rare with two
  * executors. Natively the add-only backoff after a rollback is
@@ -148,7 +147,7 @@
 #define UC_STACK (64 << 10)
 #define PAIRS_CHAN 200000  /* send + recv pairs per round through a channel */
 #define PAIRS_RING 2000000 /* push + pop pairs per round through the ring */
-#define PAIRS_SLEEP 10000  /* pair_chan_coro_sleeper: each pair costs microseconds */
+#define PAIRS_SLEEP 200000 /* pair_chan_coro_sleeper: as many as pair_chan_coro */
 #define RING_CAP 64
 #define MPMC_P 2 /* producers per executor */
 #define MPMC_C 2 /* consumers per executor */

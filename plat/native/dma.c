@@ -128,7 +128,7 @@ int nat_dma_test(plat_dma *d)
 int nat_dma_wait(plat_dma *d, uint64_t timeout_ns)
 {
     struct nat_dma *r = nat_dma_rec(d, "plat_dma_wait");
-    return nat_wait(nat_poll_wq(r), false, NAT_POLL_RECHECK_NS, complete, r, timeout_ns);
+    return nat_poll_wait(r, complete, r, timeout_ns);
 }
 
 void nat_ring(struct nat_ctx *c, uint32_t bits)

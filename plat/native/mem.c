@@ -65,7 +65,7 @@ static bool changed(const void *p)
 int nat_poll64(const uint64_t *p, uint64_t old, uint64_t timeout_ns)
 {
     struct poll_arg a = {p, old};
-    return nat_wait(nat_poll_wq(p), false, NAT_POLL_RECHECK_NS, changed, &a, timeout_ns);
+    return nat_poll_wait(p, changed, &a, timeout_ns);
 }
 
 /* A copy that another core may be polling (plat_poll64 on a word of dst).

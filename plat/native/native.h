@@ -135,8 +135,10 @@ void nat_bump(struct nat_wq *w, bool shared);
 /* Where plat_poll64 (and plat_dma_wait) sleep: one queue per hash bucket of
  * the polled address, so a write wakes (and pays a system call for) only the
  * sleepers that may poll it, not every sleeper of the process. */
-#define NAT_POLL_BUCKETS 64
+#define NAT_POLL_BUCKETS 1024
 struct nat_wq *nat_poll_wq(const void *addr);
+/* nat_wait in addr's bucket (rechecking every NAT_POLL_RECHECK_NS). */
+int nat_poll_wait(const void *addr, nat_ready_fn ready, const void *arg, uint64_t timeout_ns);
 /* Wake the pollers of one word, or of any word in [p, p + n). */
 void nat_poll_wake(const void *p);
 void nat_poll_wake_range(const void *p, size_t n);

@@ -26,8 +26,12 @@ static struct {
 static size_t bucket_of(const void *addr)
 {
     /* Words, Fibonacci-hashed: neighbouring words land in different buckets. */
-    return (size_t)(((uint64_t)(uintptr_t)addr >> 3) * 0x9e3779b97f4a7c15ull >> 58);
+    return (size_t)(((uint64_t)(uintptr_t)addr >> 3) * 0x9e3779b97f4a7c15ull >> 54);
 }
+
+/* Threads inside nat_poll_wait, all buckets together: a wake of a long
+ * range looks here before it looks at every bucket. */
+static uint32_t poll_waiters;
 
 struct nat_wq *nat_poll_wq(const void *addr)
 {
@@ -150,13 +154,47 @@ void nat_poll_wake(const void *p)
     nat_wake_sc(nat_poll_wq(p), false);
 }
 
+int nat_poll_wait(const void *addr, nat_ready_fn ready, const void *arg, uint64_t timeout_ns)
+{
+    __atomic_fetch_add(&poll_waiters, 1, __ATOMIC_SEQ_CST);
+    int rc = nat_wait(nat_poll_wq(addr), false, NAT_POLL_RECHECK_NS, ready, arg, timeout_ns);
+    __atomic_fetch_sub(&poll_waiters, 1, __ATOMIC_RELAXED);
+    return rc;
+}
+
+#define RANGE_WORDS 32 /* longer ranges look at every bucket */
+
+/* nat_wake after the caller's fence: the store-load order is already
+ * there, a plain look at the count will do (TSan: nat_wake's RMW). */
+static void wake_fenced(struct nat_wq *w)
+{
+#ifdef __SANITIZE_THREAD__
+    nat_wake(w, false);
+#else
+    if (__atomic_load_n(&w->waiters, __ATOMIC_RELAXED)) {
+        __atomic_add_fetch(&w->epoch, 1, __ATOMIC_RELEASE);
+        futex_wake_all(&w->epoch, false);
+    }
+#endif
+}
+
 void nat_poll_wake_range(const void *p, size_t n)
 {
-    size_t words = n / 8 + 2; /* a range that is not word-aligned touches one more */
-    if (words >= NAT_POLL_BUCKETS) {
-        for (size_t b = 0; b < NAT_POLL_BUCKETS; b++) nat_wake(&poll_wq[b].wq, false);
+    if (n == 0) return;
+        /* Nobody polls at all: one look, whatever the length. */
+#ifdef __SANITIZE_THREAD__
+    if (!__atomic_fetch_add(&poll_waiters, 0, __ATOMIC_SEQ_CST)) return;
+#else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&poll_waiters, __ATOMIC_RELAXED)) return;
+#endif
+    /* The words the range touches, exactly: a bucket woken for nothing
+     * costs its sleepers a system call each. */
+    uintptr_t first = (uintptr_t)p & ~(uintptr_t)7;
+    uintptr_t last = ((uintptr_t)p + n - 1) & ~(uintptr_t)7;
+    if ((last - first) / 8 + 1 > RANGE_WORDS) {
+        for (size_t b = 0; b < NAT_POLL_BUCKETS; b++) wake_fenced(&poll_wq[b].wq);
         return;
     }
-    uintptr_t a = (uintptr_t)p & ~(uintptr_t)7;
-    for (size_t i = 0; i < words; i++) nat_wake(nat_poll_wq((const void *)(a + 8 * i)), false);
+    for (uintptr_t a = first; a <= last; a += 8) wake_fenced(nat_poll_wq((const void *)a));
 }
