@@ -274,9 +274,13 @@ int coro_select(struct coro_case *cs, int n, uint64_t timeout_ns)
     if (timeout_ns && timeout_ns != CORO_FOREVER) deadline = plat_now_ns() + timeout_ns;
     bool cas = cr_use_cas(), woken = false, last = false;
     int ret;
+    /* Start at a random case: in order, a busy first case would starve the
+     * others. */
+    int first = n > 1 ? (int)(plat_random() % (uint64_t)n) : 0;
     for (;;) {
         int closed = 0, done = -1;
-        for (int i = 0; i < n && done < 0; i++) {
+        for (int k = 0; k < n && done < 0; k++) {
+            int i = (first + k) % n;
             int r = attempt(cs[i].ch, side(&cs[i]), cs[i].elem, cas);
             if (r == 1)
                 done = i;

@@ -138,8 +138,9 @@ struct coro_chan_stats {
 void coro_chan_stats(coro_chan *ch, struct coro_chan_stats *st);
 
 /* Wait for the first of several operations: returns the index of the case
- * that completed, or CORO_ETIMEDOUT (timeout 0: try each once), or
- * CORO_ECLOSED when every case's channel is closed (and drained). */
+ * that completed, or CORO_ETIMEDOUT, or CORO_EAGAIN (timeout 0: try each
+ * once), or CORO_ECLOSED when every case's channel is closed (and
+ * drained). Cases are tried from a random one on, so none starves. */
 enum coro_op { CORO_SEND, CORO_RECV };
 struct coro_case {
     coro_chan *ch;

@@ -354,6 +354,30 @@ static void case_select(void *arg)
     ct_run(sched_select, NULL, NULL);
 }
 
+/* ---- select is fair: two always-ready channels both get served -------------- */
+
+static void case_select_fair(void *arg)
+{
+    (void)arg;
+    if (plat_core() != 0) return;
+    coro_chan *a = coro_chan_new(sizeof(int), 200), *b = coro_chan_new(sizeof(int), 200);
+    for (int i = 0; i < 200; i++) {
+        ck_assert_int_eq(coro_chan_send(a, &i), CORO_OK);
+        ck_assert_int_eq(coro_chan_send(b, &i), CORO_OK);
+    }
+    int va, vb, got[2] = {0, 0};
+    struct coro_case cs[2] = {{a, CORO_RECV, &va}, {b, CORO_RECV, &vb}};
+    for (int i = 0; i < 200; i++) {
+        int r = coro_select(cs, 2, 0);
+        ck_assert(r == 0 || r == 1);
+        got[r]++;
+    }
+    /* In order, a would have served all 200. */
+    ck_assert_msg(got[0] >= 50 && got[1] >= 50, "a %d, b %d", got[0], got[1]);
+    coro_chan_free(a);
+    coro_chan_free(b);
+}
+
 /* ---- plain threads (no executor) on both ends: they wait by polling ---------- */
 
 #define TH_N 500
@@ -400,6 +424,7 @@ static const struct harness_case cases[] = {
     {.name = "chan_close", .core = case_close, .cores = 2},
     {.name = "chan_try", .core = case_try, .cores = 1},
     {.name = "chan_select", .core = case_select, .cores = 3},
+    {.name = "chan_select_fair", .core = case_select_fair, .cores = 1},
     {.name = "chan_threads", .core = case_threads, .cores = 2},
 };
 
