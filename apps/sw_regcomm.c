@@ -159,7 +159,6 @@ static int make_plan(const struct sw_cg *cg, bool whole, struct plan *p)
         p->relay_role[p->nrelay] = r < half ? RELAY_DOWN : RELAY_ALONG;
         p->relay_ends[p->nrelay++] = r < half ? (long)per_row * p->ncons : (long)p->nprod * per_row;
     }
-    (void)cg;
     p->used_reg = p->nprod + p->ncons + p->nrelay;
     snprintf(p->name, sizeof p->name, "%dx%d", p->nprod, p->ncons);
     return 0;

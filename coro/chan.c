@@ -117,12 +117,11 @@ static void backoff(unsigned *rollbacks, uint64_t slot_ns)
 }
 
 /* 1: done; 0: full (empty); CORO_ECLOSED. */
-static int attempt(coro_chan *ch, int s, void *elem, bool cas)
+static int attempt(coro_chan *ch, int s, void *elem, bool cas, bool thread)
 {
     uint64_t *head = s == SEND ? &ch->write : &ch->read;
     uint64_t *turn = s == SEND ? &ch->to_write : &ch->to_read;
     unsigned rolled = 0;
-    bool thread = !cr_exec_self();
     for (;;) {
         uint64_t t0 = cas ? 0 : plat_now_ns();
         uint64_t pos = plat_load64(head);
@@ -272,7 +271,8 @@ int coro_select(struct coro_case *cs, int n, uint64_t timeout_ns)
     if (n > CR_SELECT_STACK && !(links = malloc(sizeof *links * (size_t)n))) return CORO_ENOMEM;
     uint64_t deadline = 0;
     if (timeout_ns && timeout_ns != CORO_FOREVER) deadline = plat_now_ns() + timeout_ns;
-    bool cas = cr_use_cas(), woken = false, last = false;
+    const struct cr_exec *ex = cr_exec_self();
+    bool cas = cr_use_cas(ex), thread = !ex, woken = false, last = false;
     int ret;
     /* Start at a random case: in order, a busy first case would starve the
      * others. */
@@ -281,7 +281,7 @@ int coro_select(struct coro_case *cs, int n, uint64_t timeout_ns)
         int closed = 0, done = -1;
         for (int k = 0; k < n && done < 0; k++) {
             int i = (first + k) % n;
-            int r = attempt(cs[i].ch, side(&cs[i]), cs[i].elem, cas);
+            int r = attempt(cs[i].ch, side(&cs[i]), cs[i].elem, cas, thread);
             if (r == 1)
                 done = i;
             else if (r == CORO_ECLOSED)

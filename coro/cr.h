@@ -120,7 +120,8 @@ struct coro_rt {
 
 /* The executor the calling thread runs (NULL in a plain thread). */
 struct cr_exec *cr_exec_self(void);
-/* Channels use CAS here (Algorithm 2) or add-only (Algorithm 3). */
-bool cr_use_cas(void);
+/* Channels use CAS (Algorithm 2) or add-only (Algorithm 3) on executor ex
+ * (cr_exec_self()), or, outside one (NULL), on the calling core. */
+bool cr_use_cas(const struct cr_exec *ex);
 
 #endif

@@ -13,9 +13,8 @@ struct cr_exec *cr_exec_self(void)
     return *(struct cr_exec **)plat_thread_slot(PLAT_SLOT_CORO);
 }
 
-bool cr_use_cas(void)
+bool cr_use_cas(const struct cr_exec *ex)
 {
-    const struct cr_exec *ex = cr_exec_self();
     if (ex) return !ex->no_cas;
     return (plat_core_caps(plat_core()) & PLAT_CAP_CAS) != 0;
 }

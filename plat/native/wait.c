@@ -123,12 +123,16 @@ int nat_wait(struct nat_wq *w, bool shared, uint64_t recheck_ns, nat_ready_fn re
     return rc;
 }
 
+/* Somebody sleeps on w: advance its epoch and wake them all. */
+static void wake_sleepers(struct nat_wq *w, bool shared)
+{
+    __atomic_add_fetch(&w->epoch, 1, __ATOMIC_RELEASE);
+    futex_wake_all(&w->epoch, shared);
+}
+
 void nat_wake(struct nat_wq *w, bool shared)
 {
-    if (sleepers(w)) {
-        __atomic_add_fetch(&w->epoch, 1, __ATOMIC_RELEASE);
-        futex_wake_all(&w->epoch, shared);
-    }
+    if (sleepers(w)) wake_sleepers(w, shared);
 }
 
 void nat_wake_sc(struct nat_wq *w, bool shared)
@@ -136,10 +140,7 @@ void nat_wake_sc(struct nat_wq *w, bool shared)
 #ifdef __SANITIZE_THREAD__
     nat_wake(w, shared);
 #else
-    if (__atomic_load_n(&w->waiters, __ATOMIC_SEQ_CST)) {
-        __atomic_add_fetch(&w->epoch, 1, __ATOMIC_RELEASE);
-        futex_wake_all(&w->epoch, shared);
-    }
+    if (__atomic_load_n(&w->waiters, __ATOMIC_SEQ_CST)) wake_sleepers(w, shared);
 #endif
 }
 
@@ -171,10 +172,7 @@ static void wake_fenced(struct nat_wq *w)
 #ifdef __SANITIZE_THREAD__
     nat_wake(w, false);
 #else
-    if (__atomic_load_n(&w->waiters, __ATOMIC_RELAXED)) {
-        __atomic_add_fetch(&w->epoch, 1, __ATOMIC_RELEASE);
-        futex_wake_all(&w->epoch, false);
-    }
+    if (__atomic_load_n(&w->waiters, __ATOMIC_RELAXED)) wake_sleepers(w, false);
 #endif
 }
 
