@@ -5,6 +5,8 @@
 #                   under ASan+UBSan, then the native threaded tests under TSan
 #   make fuzz       libFuzzer on the XMCAPI frame decoder (FUZZ_TIME seconds)
 #   make results    rerun every scenario into results/, plots and REPORT.md
+#   make check-results  rerun every scenario and compare with the committed
+#                   results/ byte for byte (part of make test)
 #   make bench      run every build/bench/* into results/bench/<name>.csv
 #   make footprint  code and data bytes of mcapi_ref's layers built with -Os
 #   make deps       install the Debian packages (idempotent)
@@ -80,7 +82,7 @@ TESTS := $(addprefix $(BUILD)/tests/,$(TEST_DIRS))
 RUN_LIBS := $(APPS_LIB) $(XMCAPI_LIB) $(CORO_LIB) $(SIM_LIB) $(CONF_LIB) $(LIB)
 RUN_LDLIBS := $(SYSTEMC_LIBS) $(LDLIBS)
 
-.PHONY: all test test-run test-net test-ports lint results bench deps deps-ok install clean format footprint \
+.PHONY: all test test-run test-net test-ports lint results check-results bench deps deps-ok install clean format footprint \
     fuzz fuzz-corpus
 # Keep object files make considers intermediate (test objects), so nothing rebuilds twice.
 .SECONDARY:
@@ -161,6 +163,7 @@ test: deps-ok
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory test-run
+	@$(MAKE) --no-print-directory check-results
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan SAN=asan OPT="-O1 -g" test-run
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan SAN=tsan OPT="-O1 -g" \
 	    TEST_SUITES=native test-run
@@ -249,6 +252,11 @@ results: deps-ok
 results/%.csv: scenarios/%.yaml $(IPCSIM) $(wildcard platforms/*.yaml)
 	@mkdir -p $(@D)
 	$(IPCSIM) run $< --out $(@D) --plot
+
+# The golden check: simulated results are committed; a change that moves one
+# says why (tools/check-results.sh prints the points that moved).
+check-results: $(IPCSIM)
+	@tools/check-results.sh $(IPCSIM)
 
 results/REPORT.md: $(RESULT_CSV) $(IPCSIM)
 	$(IPCSIM) report --out results $(SCENARIOS)

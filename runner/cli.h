@@ -25,6 +25,7 @@ int cmd_run(const std::vector<std::string> &args);
 int cmd_list(const std::vector<std::string> &args);
 int cmd_apps(const std::vector<std::string> &args);
 int cmd_report(const std::vector<std::string> &args);
+int cmd_compare(const std::vector<std::string> &args);
 
 // True when args holds --help or -h (each command prints its own usage).
 bool wants_help(const std::vector<std::string> &args);

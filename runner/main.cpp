@@ -20,9 +20,10 @@ static const char usage[] =
     "  list [DIR]                  the scenarios under DIR (default: ipcsim's own)\n"
     "  apps                        the apps a workload can name: roles, arguments\n"
     "  report --out DIR SCENARIO...  write DIR/REPORT.md from the scenarios' CSVs\n"
+    "  compare OLD.csv NEW.csv     the points two results files differ in (exit 1)\n"
     "\n"
     "`ipcsim COMMAND --help` describes a command. Exit status: 0 ok, 1 `run --check`\n"
-    "found a point outside its tolerance, 2 any error.\n"
+    "found a point outside its tolerance (compare: the files differ), 2 any error.\n"
     "Scenario format: docs/scenarios.md.\n";
 
 void fail(const std::string &msg)
@@ -88,8 +89,9 @@ int main(int argc, char **argv)
         if (cmd == "list") return cmd_list(args);
         if (cmd == "apps") return cmd_apps(args);
         if (cmd == "report") return cmd_report(args);
+        if (cmd == "compare") return cmd_compare(args);
         fail("unknown command '" + cmd +
-             "' (commands: run, list, apps, report; see ipcsim --help)");
+             "' (commands: run, list, apps, report, compare; see ipcsim --help)");
     } catch (const cli_error &e) {
         fflush(stdout);
         fprintf(stderr, "%s\n", e.what());

@@ -2,7 +2,11 @@
 #include "paths.h"
 #include "cli.h"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 #include <filesystem>
 #include <system_error>
 #include <unistd.h>
@@ -67,6 +71,15 @@ std::string display_path(const std::string &path)
     fs::path rel = abs.lexically_normal().lexically_relative(cwd);
     if (rel.empty() || *rel.begin() == "..") return abs.lexically_normal().string();
     return rel.string();
+}
+
+std::string read_text(const std::string &path, const std::string &hint)
+{
+    std::ifstream f(path, std::ios::binary);
+    if (!f) fail(path + ": cannot open: " + strerror(errno) + hint);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
 }
 
 bool is_file(const std::string &path)

@@ -19,6 +19,8 @@ std::string file_dir(const std::string &path);
 // path as short as possible for messages: relative to the working directory
 // when below it, else as is.
 std::string display_path(const std::string &path);
+// The whole file; cli_error "PATH: cannot open: <why><hint>" if it cannot be read.
+std::string read_text(const std::string &path, const std::string &hint = "");
 bool is_file(const std::string &path);
 bool is_dir(const std::string &path);
 // The path of an executable found on $PATH, "" if none.

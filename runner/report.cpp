@@ -53,15 +53,6 @@ std::string md(std::string t) // a table cell or inline text
     return out;
 }
 
-std::string read_file(const std::string &path)
-{
-    std::ifstream f(path, std::ios::binary);
-    if (!f) fail(path + ": cannot open: " + strerror(errno) + " (run the scenario first)");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
 // "8 of 8", "no tolerance", "no reference"
 std::string verdict(const entry &e)
 {
@@ -195,7 +186,7 @@ int cmd_report(const std::vector<std::string> &args)
         entry e{scenario_load(f, {}), {}, "", {}};
         e.csv = prefix(e.s) + e.s.stem + ".csv";
         std::string path = dir + "/" + e.csv;
-        e.rows = csv_parse(read_file(path), path);
+        e.rows = csv_parse(read_text(path, " (run the scenario first)"), path);
         e.expects = check_expects(e.s, e.rows);
         if (std::find(groups.begin(), groups.end(), e.s.group) == groups.end())
             groups.push_back(e.s.group);

@@ -10,9 +10,9 @@ START_TEST(help_names_every_command)
     for (int i = 0; i < 2; i++) {
         struct cli_out r = cli_run("%s", forms[i]);
         ck_assert_int_eq(r.status, 0);
-        const char *cmds[] = {"run FILE", "list",      "apps",    "report --out DIR",
-                              "--set",    "--backend", "--check", "--plot",
-                              "--trace",  "--seed",    "--out"};
+        const char *cmds[] = {"run FILE", "list",    "apps",      "report --out DIR",
+                              "compare",  "--set",   "--backend", "--check",
+                              "--plot",   "--trace", "--seed",    "--out"};
         for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
             ck_assert_msg(strstr(r.out, cmds[c]), "--help does not mention %s:\n%s", cmds[c],
                           r.out);
@@ -23,8 +23,8 @@ END_TEST
 
 START_TEST(each_command_has_help)
 {
-    const char *cmds[] = {"run", "list", "apps", "report"};
-    for (size_t c = 0; c < 4; c++) {
+    const char *cmds[] = {"run", "list", "apps", "report", "compare"};
+    for (size_t c = 0; c < 5; c++) {
         struct cli_out r = cli_run("%s --help", cmds[c]);
         ck_assert_int_eq(r.status, 0);
         char want[64];
@@ -113,6 +113,48 @@ START_TEST(apps_lists_roles_and_args)
 }
 END_TEST
 
+/* The golden check's comparison: equal bytes match; otherwise each moved,
+ * lost or new point is named with its old and new value. */
+START_TEST(compare_names_the_points_that_moved)
+{
+    const char *hdr = "series,x,value,unit,reference,error_pct\n";
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%srt,4,558,ns,558,0\nrt,16,582,ns,,\nbw,\"a, b\",3,MB/s,,\n", hdr);
+    snprintf(b, sizeof b, "%srt,4,560,ns,558,0.358423\nbw,\"a, b\",3,MB/s,,\nbw,8,1,MB/s,,\n", hdr);
+    cli_write(a, "%s/old.csv", cli_tmp());
+    cli_write(b, "%s/new.csv", cli_tmp());
+    struct cli_out r = cli_run("compare %s/old.csv %s/old.csv", cli_tmp(), cli_tmp());
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.out, "");
+    r = cli_run("compare %s/old.csv %s/new.csv --name scen.yaml", cli_tmp(), cli_tmp());
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.out, "scen.yaml: series rt, x 4: value 558 -> 560 (+0.358 %)"), "%s",
+                  r.out);
+    ck_assert_msg(strstr(r.out, "scen.yaml: series rt, x 16: value 582 -> missing"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "scen.yaml: series bw, x 8: value missing -> 1"), "%s", r.out);
+    ck_assert_msg(!strstr(r.out, "x a, b"), "an unchanged point is listed:\n%s", r.out);
+    /* The same points in other bytes (row order) still differ. */
+    snprintf(b, sizeof b, "%srt,16,582,ns,,\nrt,4,558,ns,558,0\nbw,\"a, b\",3,MB/s,,\n", hdr);
+    cli_write(b, "%s/order.csv", cli_tmp());
+    r = cli_run("compare %s/old.csv %s/order.csv", cli_tmp(), cli_tmp());
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.out, "the same points in other bytes") && strstr(r.out, "line 2"), "%s",
+                  r.out);
+    /* Errors: a file that is not there, one that is no results file, usage. */
+    r = cli_run("compare %s/old.csv %s/none.csv", cli_tmp(), cli_tmp());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "none.csv: cannot open"));
+    cli_write("metric,value\n", "%s/bench.csv", cli_tmp());
+    r = cli_run("compare %s/old.csv %s/bench.csv", cli_tmp(), cli_tmp());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "bench.csv:1: not an ipcsim results file"));
+    r = cli_run("compare %s/old.csv", cli_tmp());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "needs OLD.csv and NEW.csv"));
+    cli_done();
+}
+END_TEST
+
 void cli_register_commands(void)
 {
     Suite *s = harness_suite("cli");
@@ -121,4 +163,5 @@ void cli_register_commands(void)
     tcase_add_test(harness_tcase(s, "bad_command_lines"), bad_command_lines_exit_2);
     tcase_add_test(harness_tcase(s, "list"), list_shows_group_stem_and_title);
     tcase_add_test(harness_tcase(s, "apps"), apps_lists_roles_and_args);
+    tcase_add_test(harness_tcase(s, "compare"), compare_names_the_points_that_moved);
 }

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# check-results.sh [IPCSIM] -- the golden check of results/ (make check-results).
+#
+# Reruns every scenario on the sim backend into a temporary directory and
+# compares each CSV with the committed results/<group>/<stem>.csv byte for
+# byte (ipcsim compare prints the points that moved). Also fails on a
+# scenario without a committed CSV and on a committed CSV that no scenario
+# writes (results/bench/ holds benchmark output, not scenarios'). A change
+# that moves a simulated result must say why and commit the new results
+# (make results).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+ipcsim=${1:-build/ipcsim}
+[ -x "$ipcsim" ] || { echo "check-results: $ipcsim: not built (run make)" >&2; exit 2; }
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+status=0 total=0 same=0
+for s in scenarios/*/*.yaml; do
+    g=$(basename "$(dirname "$s")")
+    stem=$(basename "$s" .yaml)
+    old=results/$g/$stem.csv new=$tmp/$g/$stem.csv
+    total=$((total + 1))
+    if ! "$ipcsim" run "$s" --out "$tmp/$g" > "$tmp/log" 2>&1; then
+        echo "check-results: $s: the run failed:"
+        tail -n 20 "$tmp/log"
+        status=1
+        continue
+    fi
+    if [ ! -f "$old" ]; then
+        echo "check-results: $s: $old is not committed (make results, then commit it)"
+        status=1
+        continue
+    fi
+    "$ipcsim" compare "$old" "$new" --name "$s"
+    case $? in
+    0) same=$((same + 1)) ;;
+    1) status=1 ;;
+    *) exit 2 ;;
+    esac
+done
+for f in results/*/*.csv; do
+    case $f in results/bench/*) continue ;; esac
+    s=scenarios/${f#results/}
+    s=${s%.csv}.yaml
+    if [ ! -f "$s" ]; then
+        echo "check-results: $f: no scenario writes it ($s is gone): remove it"
+        status=1
+    fi
+done
+if [ $status = 0 ]; then
+    echo "check-results: $same of $total scenarios give the committed results/ byte for byte"
+else
+    echo "check-results: FAILED: $same of $total scenarios give the committed results/ byte for byte" \
+         "(a change that moves a result says why and commits it: make results)" >&2
+fi
+exit $status
