@@ -46,7 +46,8 @@ XMCAPI_SRC := $(filter-out mcapi_ref/top/select.c,$(MCAPI_SRC)) $(wildcard xmcap
 CORO_SRC := $(wildcard coro/*.c)
 EXAMPLE_SRC := $(wildcard apps/examples/*.c)
 CONF_SRC := $(wildcard conf/*.cpp)
-SIM_SRC := $(wildcard plat/sim/*.cpp) $(wildcard models/*.cpp) $(wildcard models/*/*.cpp)
+SIM_SRC := $(wildcard plat/sim/*.cpp) $(wildcard models/*.cpp) $(wildcard models/*/*.cpp) \
+    $(wildcard kinds/*.cpp) $(wildcard kinds/*/*.cpp)
 APPS_SRC := $(wildcard apps/*.c)
 RUNNER_SRC := $(wildcard runner/*.cpp)
 BENCH_SRC := $(wildcard bench/*.c bench/*.cpp)

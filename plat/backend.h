@@ -1,5 +1,5 @@
 /*
- * plat/backend.h -- what plat_run (models/run.cpp) hands a backend (internal).
+ * plat/backend.h -- what plat_run (kinds/run.cpp) hands a backend (internal).
  *
  * The platform kind's code (models/) turns the platform file into lists of
  * core and device descriptions; the native backend needs nothing more, the

@@ -1,5 +1,5 @@
 /*
- * models/trace.h -- traces of a run for teaching.
+ * kinds/trace.h -- traces of a run for teaching.
  *
  *   <stem>.vcd        every core's busy flag and every crossbar lane's
  *                     occupancy (open with GTKWave)

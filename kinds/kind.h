@@ -1,5 +1,5 @@
 /*
- * models/kind.h -- platform kinds: what a `platform:` name in a platform
+ * kinds/kind.h -- platform kinds: what a `platform:` name in a platform
  * file means.
  *
  * A kind gives the rules its files are checked with (conf_check, plus a
@@ -13,7 +13,7 @@
 #define IPCSIM_MODELS_KIND_H
 
 #include "../plat/ops.h"
-#include "top.h"
+#include "../models/top.h"
 
 #include "../plat/backend.h"
 #include "ipcsim/conf.h"

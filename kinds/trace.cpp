@@ -1,7 +1,7 @@
 // trace.cpp -- VCD of busy flags and lanes; the per-core busy chart's files.
 #include "trace.h"
-#include "core.h"
-#include "top.h"
+#include "../models/core.h"
+#include "../models/top.h"
 
 #include <cstdio>
 #include <cstring>

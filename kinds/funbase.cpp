@@ -2,18 +2,18 @@
 // (docs/funbase.md). Core 0 and 1 are Nios II PEs with a HIBI PE DMA each,
 // core 2 the PC behind PCIe; one HIBI segment joins the PEs, the MEM DMA in
 // front of the DDR (the shared memory) and the PCIe-to-HIBI bridge.
-#include "accel.h"
-#include "avalon.h"
-#include "bridge.h"
-#include "core.h"
-#include "hibi.h"
-#include "hpd.h"
-#include "iobus.h"
+#include "../models/accel.h"
+#include "../models/avalon.h"
+#include "../models/bridge.h"
+#include "../models/core.h"
+#include "../models/hibi.h"
+#include "../models/hpd.h"
+#include "../models/iobus.h"
 #include "kind.h"
-#include "memdma.h"
-#include "memory.h"
-#include "pchost.h"
-#include "pcie.h"
+#include "../models/memdma.h"
+#include "../models/memory.h"
+#include "../models/pchost.h"
+#include "../models/pcie.h"
 
 #include <cmath>
 #include <cstdio>

@@ -5,15 +5,15 @@
 // One crossbar is the CGs' on-chip networks; behind it each CG's memory port
 // (the controller's DRAM channel) leads through the NoC to the CG's
 // controller and DRAM. The register mesh holds one array per CG.
-#include "cache.h"
-#include "core.h"
-#include "iobus.h"
+#include "../models/cache.h"
+#include "../models/core.h"
+#include "../models/iobus.h"
 #include "kind.h"
-#include "mc.h"
-#include "memory.h"
-#include "mesh.h"
-#include "noc.h"
-#include "xbar.h"
+#include "../models/mc.h"
+#include "../models/memory.h"
+#include "../models/mesh.h"
+#include "../models/noc.h"
+#include "../models/xbar.h"
 
 #include <cstdio>
 #include <cstring>

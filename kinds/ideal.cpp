@@ -1,7 +1,7 @@
 // ideal.cpp -- the `ideal` platform kind: N identical cores on a crossbar
 // with a shared memory and the devices of the file (docs/ideal.md).
 #include "kind.h"
-#include "xbar.h"
+#include "../models/xbar.h"
 
 namespace ipcsim
 {

@@ -5,7 +5,7 @@
 // as libsystemc's own main would), simulate until every core's entry has
 // returned, then report why not if the simulation ran out of events first.
 #include "kind.h"
-#include "top.h"
+#include "../models/top.h"
 #include "trace.h"
 
 #include "../plat/sim/sim.h"
