@@ -166,8 +166,9 @@ static double rate(double MBps, const Hibi &seg, double clock_mhz)
     return MBps / (seg.word_bytes() * clock_mhz);
 }
 
-static void build(Top &top, const struct conf *c)
+static void build(Build &b, const struct conf *c)
 {
+    Kernel &k = b.kernel;
     const double mhz = conf_num(c, "clock_mhz", 100);
     HibiParams hp;
     hp.clock_mhz = mhz;
@@ -178,8 +179,8 @@ static void build(Top &top, const struct conf *c)
     hp.arb_cycles = (unsigned)conf_num(c, "hibi.arb_cycles", 1);
     hp.rx_cycles = (unsigned)conf_num(c, "hibi.rx_cycles", 1);
     const unsigned rx_fifo = (unsigned)conf_num(c, "hibi.rx_fifo", 5);
-    Hibi *seg = top.own(new Hibi("hibi", hp));
-    top.set_fabric(seg);
+    Hibi *seg = b.own(new Hibi("hibi", hp));
+    k.set_fabric(seg);
 
     // Agents in arbitration order: the PEs, the MEM DMA, the bridge, devices.
     int pe[NIOS];
@@ -189,13 +190,13 @@ static void build(Top &top, const struct conf *c)
     seg->set_drain(mem_agent, std::min(1.0, rate(conf_num(c, "memdma.write_MBps", 1), *seg, mhz)));
 
     // The DDR behind the MEM DMA: the shared memory.
-    Memory *ddr = top.own(new Memory("ddr", top, (uint64_t)conf_num(c, "memory.bytes", 0),
-                                     conf_num(c, "memory.latency_ns", 0)));
+    Memory *ddr = b.own(new Memory("ddr", k, (uint64_t)conf_num(c, "memory.bytes", 0),
+                                   conf_num(c, "memory.latency_ns", 0)));
     MemDmaParams mp;
     mp.read_latency_cycles = (unsigned)conf_num(c, "memdma.read_latency_cycles", 0);
     mp.cmd_cycles = (unsigned)conf_num(c, "memdma.cmd_cycles", 0);
     mp.read_rate = std::min(1.0, rate(conf_num(c, "memdma.read_MBps", 1), *seg, mhz));
-    MemDma *md = top.own(new MemDma("memdma", top, *seg, mem_agent, mp));
+    MemDma *md = b.own(new MemDma("memdma", k, *seg, mem_agent, mp));
     md->mem.bind(ddr->tsock);
     seg->attach_initiator(md->hibi_out, mem_agent);
     seg->attach_target(md->hibi_in, mem_agent);
@@ -215,22 +216,22 @@ static void build(Top &top, const struct conf *c)
     const unsigned nchans = (np.caps & PLAT_CAP_DMA) ? np.rx_channels : 0;
     for (int i = 0; i < NIOS; i++) {
         std::string n = "nios" + std::to_string(i);
-        Core *core = top.own(new Core(n.c_str(), top, i, np));
+        Core *core = b.own(new Core(n.c_str(), k, i, np));
         Memory *dpram = nullptr;
         if (np.local_bytes && (np.caps & PLAT_CAP_LOCAL_MEM))
-            dpram = top.own(new Memory((n + "_dpram").c_str(), top, np.local_bytes, 0));
-        Memory *priv = top.own(new Memory((n + "_private").c_str(), top, 0, 0));
+            dpram = b.own(new Memory((n + "_dpram").c_str(), k, np.local_bytes, 0));
+        Memory *priv = b.own(new Memory((n + "_private").c_str(), k, 0, 0));
         HpdParams h = hdp;
         h.setup_ps = core->dma_setup_ps;
-        Hpd *hpd = top.own(new Hpd((n + "_hpd").c_str(), top, *core, nchans, *seg, pe[i], h));
+        Hpd *hpd = b.own(new Hpd((n + "_hpd").c_str(), k, *core, nchans, *seg, pe[i], h));
         if (dpram) hpd->confine(dpram); // plat_dma_reach: it masters only the DPRAM (port B)
         hpd->confine(dpram);            // its Avalon master is wired to the DPRAM's port B only
         AvalonParams ap;
         ap.bus_bytes = (unsigned)conf_num(c, "core.bus_bytes", 4);
         ap.word_ps = hpd->reg_ps(REG_SEND);
-        Avalon *av = top.own(new Avalon((n + "_avalon").c_str(), *core, *seg, pe[i], dpram, ap));
+        Avalon *av = b.own(new Avalon((n + "_avalon").c_str(), *core, *seg, pe[i], dpram, ap));
         core->mem.bind(av->tsock);
-        core->io.bind(top.iobus().tsock);
+        core->io.bind(b.iobus().tsock);
         if (dpram)
             av->local.bind(dpram->tsock);
         else
@@ -243,16 +244,16 @@ static void build(Top &top, const struct conf *c)
         if (dpram) seg->map(pe[i], dpram->base(), dpram->size());
         seg->map(pe[i], &core->db_reg, sizeof core->db_reg);
         seg->set_core_agent(i, pe[i]);
-        top.add_core_blocks(core, dpram, hpd);
+        k.add_core_blocks(core, dpram, hpd);
     }
 
     // The PC behind the PCIe link and the bridge.
     CoreParams pp = core_params(c, "pc");
-    Core *pc = top.own(new Core("pc", top, PC, pp));
+    Core *pc = b.own(new Core("pc", k, PC, pp));
     Memory *ram = nullptr;
     if (pp.local_bytes && (pp.caps & PLAT_CAP_LOCAL_MEM))
-        ram = top.own(new Memory("pc_ram", top, pp.local_bytes, pp.local_latency_ns));
-    Memory *ppriv = top.own(new Memory("pc_private", top, 0, pp.local_latency_ns));
+        ram = b.own(new Memory("pc_ram", k, pp.local_bytes, pp.local_latency_ns));
+    Memory *ppriv = b.own(new Memory("pc_private", k, 0, pp.local_latency_ns));
     PcieParams lp;
     lp.lanes = (unsigned)conf_num(c, "pcie.lanes", 1);
     lp.lane_MBps = conf_num(c, "pcie.lane_MBps", 250);
@@ -260,14 +261,14 @@ static void build(Top &top, const struct conf *c)
     lp.max_payload = (unsigned)conf_num(c, "pcie.max_payload", 128);
     lp.latency_ns = conf_num(c, "pcie.latency_ns", 0);
     lp.posted_credits = (unsigned)conf_num(c, "pcie.posted_credits", 16);
-    Pcie *link = top.own(new Pcie("pcie", lp));
+    Pcie *link = b.own(new Pcie("pcie", lp));
     BridgeParams bp;
     bp.dma_start_ps = ns_to_ps(conf_num(c, "bridge.dma_start_ns", 0));
     bp.pc_core = PC;
     bp.mem_agent = mem_agent;
     bp.conf_write_words = hdp.conf_write_words;
     bp.conf_read_words = hdp.conf_read_words;
-    Bridge *br = top.own(new Bridge("pcie_bridge", top, *seg, br_agent, bp));
+    Bridge *br = b.own(new Bridge("pcie_bridge", k, *seg, br_agent, bp));
     PcHostParams hp2;
     hp2.dma = strcmp(conf_str(c, "pc.driver", "word"), "dma") == 0;
     hp2.word_bytes = (unsigned)conf_num(c, "pc.word_bytes", 4);
@@ -278,9 +279,9 @@ static void build(Top &top, const struct conf *c)
     hp2.bridge_agent = br_agent;
     const unsigned pchans = (pp.caps & PLAT_CAP_DMA) ? pp.rx_channels : 0;
     seg->set_core_agent(PC, br_agent); // before the host asks
-    PcHost *host = top.own(new PcHost("pc_host", top, *pc, pchans, *seg, ram, hp2));
+    PcHost *host = b.own(new PcHost("pc_host", k, *pc, pchans, *seg, ram, hp2));
     pc->mem.bind(host->tsock);
-    pc->io.bind(top.iobus().tsock);
+    pc->io.bind(b.iobus().tsock);
     host->local.bind(ram ? ram->tsock : ppriv->tsock);
     host->priv.bind(ppriv->tsock);
     host->db.bind(pc->db);
@@ -292,8 +293,8 @@ static void build(Top &top, const struct conf *c)
     seg->attach_target(br->hibi_in, br_agent);
     if (ram) seg->map(br_agent, ram->base(), ram->size());
     seg->map(br_agent, &pc->db_reg, sizeof pc->db_reg);
-    top.add_core_blocks(pc, ram, host);
-    top.set_shared(ddr);
+    k.add_core_blocks(pc, ram, host);
+    k.set_shared(ddr);
 
     // Accelerators: agents of their own on the segment (virtual nodes).
     const struct conf_node *devs = conf_get(conf_root(c), "devices");
@@ -301,18 +302,17 @@ static void build(Top &top, const struct conf *c)
         const struct conf_node *n = conf_at(devs, i);
         Device d;
         d.name = conf_key(devs, i);
-        d.type = "accel";
+        d.type = d.api = "accel";
         double lat = 0;
         conf_number(conf_get(n, "latency_ns"), &lat);
-        std::string mod = "dev_" + d.name;
-        for (char &ch : mod)
-            if (!isalnum((unsigned char)ch) && ch != '_') ch = '_';
-        d.accel = top.own(new Accel(mod.c_str(), top, lat));
+        std::string mod = dev_module(d.name);
+        Accel *acc = b.own(new Accel(mod.c_str(), k, lat));
         int a = seg->add_agent(mod, rx_fifo, 1);
-        seg->attach_initiator(d.accel->isock, a);
-        seg->attach_target(d.accel->tsock, a);
-        seg->map(a, d.accel->reg(), sizeof(uint64_t));
-        top.add_device(d);
+        seg->attach_initiator(acc->isock, a);
+        seg->attach_target(acc->tsock, a);
+        seg->map(a, acc->reg(), sizeof(uint64_t));
+        d.block = acc;
+        k.add_device(d);
     }
 }
 

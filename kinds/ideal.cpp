@@ -55,16 +55,16 @@ static std::vector<plat_core_desc> describe(const struct conf *c)
     return std::vector<plat_core_desc>((size_t)conf_num(c, "cores", 1), d);
 }
 
-static void build(Top &top, const struct conf *c)
+static void build(Build &b, const struct conf *c)
 {
     double link = conf_num(c, "link.bandwidth_MBps", 0);
-    top.add_xbar(conf_num(c, "link.latency_ns", 0), (uint64_t)conf_num(c, "link.burst_bytes", 1));
+    b.add_xbar(conf_num(c, "link.latency_ns", 0), (uint64_t)conf_num(c, "link.burst_bytes", 1));
     CoreParams p = core_params(c, "core");
     int n = (int)conf_num(c, "cores", 1);
-    for (int i = 0; i < n; i++) top.add_core(i, p, link);
-    top.add_shared((uint64_t)conf_num(c, "memory.bytes", 0), conf_num(c, "memory.latency_ns", 0),
-                   link);
-    top.add_devices(conf_get(conf_root(c), "devices"), link);
+    for (int i = 0; i < n; i++) b.add_core(i, p, link);
+    b.add_shared((uint64_t)conf_num(c, "memory.bytes", 0), conf_num(c, "memory.latency_ns", 0),
+                 link);
+    b.add_devices(conf_get(conf_root(c), "devices"), link);
 }
 
 extern const PlatKind ideal_kind;

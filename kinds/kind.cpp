@@ -1,24 +1,12 @@
-// kind.cpp -- the registry of platform kinds and checks they share.
+// kind.cpp -- what the platform kinds share: core sections, checks, devices.
 #include "kind.h"
+#include "devtype.h"
 
 #include <cstdio>
 #include <cstring>
 
 namespace ipcsim
 {
-
-extern const PlatKind ideal_kind;
-extern const PlatKind funbase_kind;
-extern const PlatKind sw26010_kind;
-
-const PlatKind *const kinds[] = {&ideal_kind, &funbase_kind, &sw26010_kind, nullptr};
-
-const PlatKind *kind_find(const char *name)
-{
-    for (size_t i = 0; name && kinds[i]; i++)
-        if (strcmp(kinds[i]->name, name) == 0) return kinds[i];
-    return nullptr;
-}
 
 CoreParams core_params(const struct conf *c, const char *path)
 {
@@ -70,110 +58,31 @@ int check_caps(const struct conf *c, const char *path, char *err, size_t errlen)
     return 0;
 }
 
-// Per device type; paths start at the device ("devices.<name>").
+// What every device section has; its type's rules say the rest.
 static const struct conf_rule common_rules[] = {
     {"devices.*.type", CONF_T_STR, true, 1, 0},
     {"devices.*.*", CONF_T_ANY, false, 1, 0},
     {nullptr, CONF_T_ANY, false, 0, 0},
 };
-static const struct conf_rule hwq_rules[] = {
-    {"devices.*.type", CONF_T_STR, true, 1, 0},
-    {"devices.*.queues", CONF_T_INT, true, 1, 1 << 20},
-    {"devices.*.depth", CONF_T_INT, true, 1, 1 << 24},
-    {"devices.*.latency_ns", CONF_T_NUM, true, 0, BIG},
-    {nullptr, CONF_T_ANY, false, 0, 0},
-};
-static const struct conf_rule mesh_rules[] = {
-    {"devices.*.type", CONF_T_STR, true, 1, 0},
-    {"devices.*.rows", CONF_T_INT, true, 1, 4096},
-    {"devices.*.cols", CONF_T_INT, true, 1, 4096},
-    {"devices.*.word_bytes", CONF_T_INT, true, 1, 1 << 20},
-    {"devices.*.depth", CONF_T_INT, true, 1, 1 << 20},
-    {"devices.*.latency_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.get_latency_ns", CONF_T_NUM, true, 0, BIG},
-    // The layout of several arrays (models/mesh.h); default one array from core 0.
-    {"devices.*.first_core", CONF_T_INT, false, 0, 1 << 20},
-    {"devices.*.stride", CONF_T_INT, false, 1, 1 << 20},
-    {"devices.*.arrays", CONF_T_INT, false, 1, 4096},
-    {nullptr, CONF_T_ANY, false, 0, 0},
-};
-static const struct conf_rule accel_rules[] = {
-    {"devices.*.type", CONF_T_STR, true, 1, 0},
-    {"devices.*.latency_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.bandwidth_MBps", CONF_T_NUM, true, TINY, BIG},
-    {nullptr, CONF_T_ANY, false, 0, 0},
-};
-static const struct conf_rule stream_rules[] = {
-    {"devices.*.type", CONF_T_STR, true, 1, 0},
-    {"devices.*.latency_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.bandwidth_MBps", CONF_T_NUM, true, TINY, BIG},
-    {"devices.*.buffer_bytes", CONF_T_INT, true, 1, 1 << 30},
-    {"devices.*.call_ns", CONF_T_NUM, true, 0, BIG},
-    {nullptr, CONF_T_ANY, false, 0, 0},
-};
-
-static const struct conf_rule tcp_rules[] = {
-    {"devices.*.type", CONF_T_STR, true, 1, 0},
-    {"devices.*.cores_per_host", CONF_T_INT, true, 1, 4096},
-    {"devices.*.eth", CONF_T_MAP, true, 1, 0},
-    {"devices.*.eth.rate_Mbps", CONF_T_NUM, true, TINY, BIG},
-    {"devices.*.eth.preamble_bytes", CONF_T_INT, true, 0, 4096},
-    {"devices.*.eth.ifg_bytes", CONF_T_INT, true, 0, 4096},
-    {"devices.*.eth.header_bytes", CONF_T_INT, true, 0, 4096},
-    {"devices.*.eth.fcs_bytes", CONF_T_INT, true, 0, 4096},
-    {"devices.*.eth.min_frame_bytes", CONF_T_INT, true, 0, 4096},
-    {"devices.*.eth.mtu", CONF_T_INT, true, 68, 1 << 20},
-    {"devices.*.eth.nic_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.eth.propagation_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.tcp", CONF_T_MAP, true, 1, 0},
-    {"devices.*.tcp.ip_header_bytes", CONF_T_INT, true, 0, 4096},
-    {"devices.*.tcp.tcp_header_bytes", CONF_T_INT, true, 0, 4096},
-    {"devices.*.tcp.timestamps", CONF_T_INT, true, 0, 1},
-    {"devices.*.tcp.rcvbuf_bytes", CONF_T_INT, true, 1, 1 << 30},
-    {"devices.*.tcp.sndbuf_bytes", CONF_T_INT, true, 1, 1 << 30},
-    {"devices.*.tcp.lo_mtu", CONF_T_INT, true, 68, 1 << 20},
-    {"devices.*.tcp.delack_ms", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.host", CONF_T_MAP, true, 1, 0},
-    {"devices.*.host.syscall_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.host.send_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.host.recv_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.host.epoll_wait_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.host.tx_segment_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.host.rx_segment_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.host.irq_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.host.wakeup_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.host.pipe_write_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.host.pipe_read_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.host.pipe_bytes", CONF_T_INT, true, 1, 1 << 30},
-    {nullptr, CONF_T_ANY, false, 0, 0},
-};
 
 int check_devices(const struct conf *c, char *err, size_t errlen)
 {
-    static const struct {
-        const char *type;
-        const struct conf_rule *rules;
-    } types[] = {{"hwq", hwq_rules},
-                 {"mesh", mesh_rules},
-                 {"accel", accel_rules},
-                 {"stream", stream_rules},
-                 {"tcp", tcp_rules}};
     const struct conf_node *devs = conf_get(conf_root(c), "devices");
     for (size_t i = 0; i < conf_len(devs); i++) {
         std::string base = std::string("devices.") + conf_key(devs, i);
         const struct conf_node *d = conf_at(devs, i);
         if (conf_check(c, d, base.c_str(), common_rules, err, errlen)) return -1;
         const struct conf_node *tn = conf_get(d, "type");
-        const struct conf_rule *rules = nullptr;
-        for (const auto &t : types)
-            if (strcmp(conf_text(tn), t.type) == 0) rules = t.rules;
-        if (!rules) {
-            snprintf(err, errlen,
-                     "%s:%d: '%s.type' is '%s', not a device type (hwq, mesh, accel, stream, tcp)",
-                     conf_file(c), conf_line(tn), base.c_str(), conf_text(tn));
+        const DevType *t = devtype_find(conf_text(tn));
+        if (!t) {
+            std::string known;
+            for (size_t k = 0; devtypes[k]; k++)
+                known += std::string(k ? ", " : "") + devtypes[k]->name;
+            snprintf(err, errlen, "%s:%d: '%s.type' is '%s', not a device type (%s)", conf_file(c),
+                     conf_line(tn), base.c_str(), conf_text(tn), known.c_str());
             return -1;
         }
-        if (conf_check(c, d, base.c_str(), rules, err, errlen)) return -1;
+        if (conf_check(c, d, base.c_str(), t->rules, err, errlen)) return -1;
     }
     return 0;
 }
@@ -192,7 +101,8 @@ void describe_devices(const struct conf *c, DevDescs &out)
         }
         plat_dev_desc dd;
         dd.name = conf_key(devs, i);
-        dd.type = conf_text(conf_get(d, "type"));
+        const DevType *t = devtype_find(conf_text(conf_get(d, "type")));
+        dd.type = t ? t->api : conf_text(conf_get(d, "type"));
         dd.params = out.params[i].data();
         dd.nparams = (int)out.params[i].size();
         out.devs.push_back(dd);

@@ -2,18 +2,18 @@
  * kinds/kind.h -- platform kinds: what a `platform:` name in a platform
  * file means.
  *
- * A kind gives the rules its files are checked with (conf_check, plus a
- * check function for what rules cannot say), the list of cores the native
- * backend needs, and the function that builds its SystemC blocks.
+ * A kind (kinds/<name>.cpp, listed in kinds/list.h) gives the rules its
+ * files are checked with (conf_check, plus a check function for what rules
+ * cannot say), the list of cores the native backend needs, and the function
+ * that builds its SystemC blocks (build.h).
  *
  * Helpers shared by kinds: the parameters of a `core:` section, and the
- * checks of the `devices:` section (device types hwq, mesh, accel, stream, tcp).
+ * checks of the `devices:` section (device types: devtype.h).
  */
-#ifndef IPCSIM_MODELS_KIND_H
-#define IPCSIM_MODELS_KIND_H
+#ifndef IPCSIM_KINDS_KIND_H
+#define IPCSIM_KINDS_KIND_H
 
-#include "../plat/ops.h"
-#include "../models/top.h"
+#include "build.h"
 
 #include "../plat/backend.h"
 #include "ipcsim/conf.h"
@@ -32,14 +32,14 @@ struct PlatKind {
     int (*check)(const struct conf *c, char *err, size_t errlen);
     // The run's cores, in order: their count is the run's core count.
     std::vector<plat_core_desc> (*describe)(const struct conf *c);
-    void (*build)(Top &top, const struct conf *c);
+    void (*build)(Build &b, const struct conf *c);
     // The devices for the native backend; NULL: describe_devices (the
     // `devices` section as it is). A kind whose devices depend on more than
     // their section (a mesh laid out by core group) adds what it derives.
     void (*devices)(const struct conf *c, DevDescs &out);
 };
 
-// The kinds this build knows, NULL-terminated (kind.cpp).
+// The kinds this build knows, NULL-terminated (registry.cpp).
 extern const PlatKind *const kinds[];
 const PlatKind *kind_find(const char *name);
 
@@ -50,11 +50,12 @@ CoreParams core_params(const struct conf *c, const char *path);
 int check_bad(const struct conf *c, const char *path, char *err, size_t errlen, const char *what);
 // The capability names of the list at `path` are known.
 int check_caps(const struct conf *c, const char *path, char *err, size_t errlen);
-// Every device of the `devices` section has a known type and its keys.
+// Every device of the `devices` section has a known type (devtype.h) and its keys.
 int check_devices(const struct conf *c, char *err, size_t errlen);
 
-// The `devices` section for the native backend (pointers into c and into
-// the object, which must outlive the run).
+// The `devices` section for the native backend: each device as its type's
+// api (its native equivalent) with the section's numeric keys (pointers
+// into c and into the object, which must outlive the run).
 struct DevDescs {
     std::vector<std::vector<plat_dev_param>> params;
     std::vector<plat_dev_desc> devs;

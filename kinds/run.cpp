@@ -5,7 +5,7 @@
 // as libsystemc's own main would), simulate until every core's entry has
 // returned, then report why not if the simulation ran out of events first.
 #include "kind.h"
-#include "../models/top.h"
+#include "build.h"
 #include "trace.h"
 
 #include "../plat/sim/sim.h"
@@ -57,7 +57,7 @@ struct SimRun {
     bool ok = false;
 } sim;
 
-Top *top_keep; // SystemC cannot tear a platform down safely: it lives to the end
+Kernel *top_keep; // SystemC cannot tear a platform down safely: it lives to the end
 
 void say(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void say(char *err, size_t errlen, const char *fmt, ...)
@@ -133,7 +133,12 @@ int sc_main(int, char *[])
     sc_trace_file *tf = nullptr;
     bool trace = r->trace_dir && r->trace_stem;
     try {
-        top_keep = new Top("top", r->platform, r->seed, r->entry, r->arg, sim.kind->build);
+        const struct conf *c = r->platform;
+        const PlatKind *k = sim.kind;
+        top_keep = new Kernel("top", conf_file(c), r->seed, r->entry, r->arg, [c, k](Kernel &kern) {
+            Build b(kern);
+            k->build(b, c);
+        });
         if (trace) tf = trace_open(*top_keep, r->trace_dir, r->trace_stem);
         sc_set_stop_mode(SC_STOP_IMMEDIATE); // an error stops every core at once
         sc_start();

@@ -161,14 +161,15 @@ static void devices(const struct conf *c, DevDescs &out)
     }
 }
 
-static void build(Top &top, const struct conf *c)
+static void build(Build &b, const struct conf *c)
 {
+    Kernel &kern = b.kernel;
     const Shape sh = shape(c);
     const double mhz = conf_num(c, "clock_mhz", 1450);
     const double port_MBps = conf_num(c, "network.port_bytes_per_cycle", 32) * mhz;
-    Xbar &xbar = top.add_xbar(cyc_ns(c, "network.latency_cycles"),
-                              (uint64_t)conf_num(c, "network.burst_bytes", 128));
-    Noc *noc = top.own(new Noc("noc", sh.per_cg(), ns_to_ps(cyc_ns(c, "noc.latency_cycles"))));
+    Xbar &xbar = b.add_xbar(cyc_ns(c, "network.latency_cycles"),
+                            (uint64_t)conf_num(c, "network.burst_bytes", 128));
+    Noc *noc = b.own(new Noc("noc", sh.per_cg(), ns_to_ps(cyc_ns(c, "noc.latency_cycles"))));
     const CoreParams mpe = params(c, "mpe"), cpe = params(c, "cpe");
     const uint64_t bytes = (uint64_t)conf_num(c, "memory.bytes", 0);
     const double mem_MBps = conf_num(c, "memory.bandwidth_MBps", 1);
@@ -178,37 +179,36 @@ static void build(Top &top, const struct conf *c)
         const std::string cg = "cg" + std::to_string(g);
         // The CG's DRAM behind its controller, behind the NoC, behind a
         // crossbar port whose lanes are the DRAM channel.
-        Memory *dram = top.own(
-            new Memory((cg + "_dram").c_str(), top, bytes, conf_num(c, "memory.latency_ns", 0)));
-        Mc *mc =
-            top.own(new Mc((cg + "_mc").c_str(), ns_to_ps(conf_num(c, "memory.atomic_ns", 0))));
+        Memory *dram = b.own(
+            new Memory((cg + "_dram").c_str(), kern, bytes, conf_num(c, "memory.latency_ns", 0)));
+        Mc *mc = b.own(new Mc((cg + "_mc").c_str(), ns_to_ps(conf_num(c, "memory.atomic_ns", 0))));
         mc->isock.bind(dram->tsock);
         int port = xbar.add_port(cg + "_mc", mem_MBps, 0, burst);
         xbar.attach_target(noc->tsock, port, dram->base(), dram->size());
         noc->isock.bind(mc->tsock);
-        if (g == 0) top.set_shared(dram); // named regions (plat_shared_map) live in CG 0
+        if (g == 0) kern.set_shared(dram); // named regions (plat_shared_map) live in CG 0
 
         for (int k = 0; k < sh.per_cg(); k++) {
             const int i = g * sh.per_cg() + k;
             if (k > 0) {
-                top.add_core(i, cpe, port_MBps);
+                b.add_core(i, cpe, port_MBps);
             } else {
                 // The MPE reaches memory through its cache: main memory and
                 // its own private memory hit; the rest goes to the crossbar.
-                Core &m = top.add_core(i, mpe, port_MBps, false);
-                Cache *cache = top.own(new Cache((cg + "_mpe_cache").c_str(),
-                                                 [&top, &xbar](const void *p) {
-                                                     return top.shared_holding(p) != nullptr ||
-                                                            !xbar.mapped(p);
-                                                 },
-                                                 mpe.local_bandwidth_MBps));
+                Core &m = b.add_core(i, mpe, port_MBps, false);
+                Cache *cache =
+                    b.own(new Cache((cg + "_mpe_cache").c_str(),
+                                    [&kern, &xbar](const void *p) {
+                                        return kern.shared_holding(p) != nullptr || !xbar.mapped(p);
+                                    },
+                                    mpe.local_bandwidth_MBps));
                 Memory *lines =
-                    top.own(new Memory((cg + "_mpe_lines").c_str(), top, 0, mpe.local_latency_ns));
+                    b.own(new Memory((cg + "_mpe_lines").c_str(), kern, 0, mpe.local_latency_ns));
                 m.mem.bind(cache->tsock);
                 cache->hit.bind(lines->tsock);
                 xbar.attach_initiator(cache->down, xbar.core_port(i), i);
             }
-            top.set_core_memory(i, dram);
+            kern.set_core_memory(i, dram);
         }
     }
 
@@ -219,16 +219,16 @@ static void build(Top &top, const struct conf *c)
         lay.first = 1;
         lay.stride = sh.per_cg();
         lay.arrays = sh.cgs;
+        Mesh *mesh = b.own(new Mesh("dev_mesh", kern, sh.rows, sh.cols, sh.cgs * sh.per_cg(),
+                                    (size_t)conf_num(c, "devices.mesh.word_bytes", 32),
+                                    (unsigned)conf_num(c, "devices.mesh.depth", 4),
+                                    cyc_ns(c, "devices.mesh.latency_cycles"),
+                                    cyc_ns(c, "devices.mesh.get_cycles"), lay));
+        b.iobus().attach_target(mesh->tsock, mesh->reg(), sizeof(uint64_t));
         Device d;
-        d.name = "mesh";
-        d.type = "mesh";
-        d.mesh = top.own(new Mesh("dev_mesh", top, sh.rows, sh.cols, sh.cgs * sh.per_cg(),
-                                  (size_t)conf_num(c, "devices.mesh.word_bytes", 32),
-                                  (unsigned)conf_num(c, "devices.mesh.depth", 4),
-                                  cyc_ns(c, "devices.mesh.latency_cycles"),
-                                  cyc_ns(c, "devices.mesh.get_cycles"), lay));
-        top.iobus().attach_target(d.mesh->tsock, d.mesh->reg(), sizeof(uint64_t));
-        top.add_device(d);
+        d.name = d.type = d.api = "mesh";
+        d.block = mesh;
+        kern.add_device(d);
     }
 }
 

@@ -1,7 +1,7 @@
 // trace.cpp -- VCD of busy flags and lanes; the per-core busy chart's files.
 #include "trace.h"
 #include "../models/core.h"
-#include "../models/top.h"
+#include "../models/kernel.h"
 
 #include <cstdio>
 #include <cstring>
@@ -16,7 +16,7 @@ static std::string path(const std::string &dir, const std::string &stem)
     return (dir.empty() ? std::string(".") : dir) + "/" + stem;
 }
 
-sc_trace_file *trace_open(Top &top, const std::string &dir, const std::string &stem)
+sc_trace_file *trace_open(Kernel &top, const std::string &dir, const std::string &stem)
 {
     sc_trace_file *tf = sc_create_vcd_trace_file(path(dir, stem).c_str());
     tf->set_time_unit(1, SC_NS);
@@ -56,7 +56,7 @@ static void undate(const std::string &vcd)
     if (fclose(out) == 0) rename(tmp.c_str(), vcd.c_str());
 }
 
-int trace_close(Top &top, sc_trace_file *tf, const std::string &dir, const std::string &stem,
+int trace_close(Kernel &top, sc_trace_file *tf, const std::string &dir, const std::string &stem,
                 uint64_t end_ps, std::string &err)
 {
     std::string base = path(dir, stem);

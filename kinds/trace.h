@@ -20,13 +20,13 @@ class sc_trace_file;
 namespace ipcsim
 {
 
-class Top;
+class Kernel;
 
 // Before the simulation starts: the VCD file, and busy logging on.
-sc_core::sc_trace_file *trace_open(Top &top, const std::string &dir, const std::string &stem);
+sc_core::sc_trace_file *trace_open(Kernel &top, const std::string &dir, const std::string &stem);
 // After it ended (at end_ps): close the VCD, write the busy chart's data and
 // script. 0, or -1 with err.
-int trace_close(Top &top, sc_core::sc_trace_file *tf, const std::string &dir,
+int trace_close(Kernel &top, sc_core::sc_trace_file *tf, const std::string &dir,
                 const std::string &stem, uint64_t end_ps, std::string &err);
 
 } // namespace ipcsim

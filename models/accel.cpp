@@ -1,15 +1,15 @@
 // accel.cpp -- an accelerator: input in, compute for the latency, output out.
 #include "accel.h"
-#include "top.h"
+#include "kernel.h"
 
 using namespace sc_core;
 
 namespace ipcsim
 {
 
-Accel::Accel(sc_module_name name, Top &top, double latency_ns)
-    : sc_module(name), tsock("tsock"), isock("isock"), top_(top), latency_ps_(ns_to_ps(latency_ns)),
-      ext_(new OpExt)
+Accel::Accel(sc_module_name name, Kernel &kernel, double latency_ns)
+    : sc_module(name), tsock("tsock"), isock("isock"), kernel_(kernel),
+      latency_ps_(ns_to_ps(latency_ns)), ext_(new OpExt)
 {
     gp_.set_extension(ext_);
     tsock.register_b_transport(this, &Accel::b_transport);
@@ -55,7 +55,7 @@ void Accel::run()
         head_ = j->next;
         if (!head_) tail_ = nullptr;
         j->done = true;
-        top_.touched(&j->done, sizeof j->done);
+        kernel_.touched(&j->done, sizeof j->done);
     }
 }
 

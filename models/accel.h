@@ -23,7 +23,7 @@
 namespace ipcsim
 {
 
-class Top;
+class Kernel;
 
 // One job, owned by the waiting caller.
 struct AccelJob {
@@ -43,7 +43,7 @@ class Accel : public sc_core::sc_module
     tlm_utils::simple_target_socket<Accel> tsock;
     tlm_utils::simple_initiator_socket<Accel> isock;
 
-    Accel(sc_core::sc_module_name name, Top &top, double latency_ns);
+    Accel(sc_core::sc_module_name name, Kernel &kernel, double latency_ns);
     ~Accel() override;
 
     void bind(plat_accel_fn fn, void *ctx)
@@ -58,7 +58,7 @@ class Accel : public sc_core::sc_module
     void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
     void run();
 
-    Top &top_;
+    Kernel &kernel_;
     uint64_t latency_ps_;
     plat_accel_fn fn_ = nullptr;
     void *ctx_ = nullptr;

@@ -3,7 +3,7 @@
 #include "core.h"
 #include "engine.h"
 #include "memory.h"
-#include "top.h"
+#include "kernel.h"
 
 #include <algorithm>
 #include <cstring>
@@ -14,9 +14,9 @@ using namespace sc_core;
 namespace ipcsim
 {
 
-Bridge::Bridge(sc_module_name name, Top &top, Hibi &seg, int agent, const BridgeParams &p)
+Bridge::Bridge(sc_module_name name, Kernel &kernel, Hibi &seg, int agent, const BridgeParams &p)
     : sc_module(name), pcie_in("pcie_in"), up("up"), hibi_out("hibi_out"), hibi_in("hibi_in"),
-      top_(top), seg_(seg), agent_(agent), p_(p)
+      kernel_(kernel), seg_(seg), agent_(agent), p_(p)
 {
     pcie_in.register_b_transport(this, &Bridge::from_pc);
     hibi_in.register_b_transport(this, &Bridge::from_hibi);
@@ -199,7 +199,7 @@ void Bridge::run()
         HibiDest d = x.dst;
         DmaDesc *desc = d.desc;
         d.desc = nullptr; // completed by the message to the PC below
-        if (d.is_chan()) top_.engine(d.to_core).claim((unsigned)d.chan, claimed_);
+        if (d.is_chan()) kernel_.engine(d.to_core).claim((unsigned)d.chan, claimed_);
         buf_.resize(x.n ? x.n : 1);
         if (seg_.agent_of(x.src, p_.pc_core) == agent_)
             pc_read(x.src, buf_.data(), x.n);
@@ -224,7 +224,7 @@ void Bridge::run()
             m.dst = r;
             m.words = 1;
             m.a = x.ring_bits;
-            gp_set(gp, false, &top_.core(x.ring_core).db_reg, &word_, sizeof word_);
+            gp_set(gp, false, &kernel_.core(x.ring_core).db_reg, &word_, sizeof word_);
             gp.set_extension(&m);
             sc_time delay = SC_ZERO_TIME;
             hibi_out->b_transport(gp, delay);
@@ -245,14 +245,14 @@ void Bridge::from_hibi(tlm::tlm_generic_payload &gp, sc_time &delay)
     void *at = (void *)(uintptr_t)gp.get_address();
     unsigned char *data = gp.get_data_ptr();
     uint64_t n = gp.get_data_length();
-    Core &pc = top_.core(p_.pc_core);
+    Core &pc = kernel_.core(p_.pc_core);
     if (x.kind == HIBI_MSG) {
         if (x.msg == MSG_DOORBELL) pc_msi((uint32_t)x.a, nullptr);
         return; // MEM DMA channel grants: the bridge waits for none (in order)
     }
     if (x.kind == HIBI_WRITE) {
         if (x.dst.here) {
-            hibi_land(top_, x.dst, data, n); // an answer to the bridge's own read
+            hibi_land(kernel_, x.dst, data, n); // an answer to the bridge's own read
         } else if (!x.dst.is_chan() && x.dst.addr == &pc.db_reg) {
             uint32_t bits = 0;
             memcpy(&bits, data, std::min<size_t>(sizeof bits, n));
@@ -268,7 +268,7 @@ void Bridge::from_hibi(tlm::tlm_generic_payload &gp, sc_time &delay)
     std::vector<unsigned char> tmp(n ? n : 1);
     if (x.op) {
         pc_read(at, tmp.data(), sizeof(uint64_t));
-        x.r = mem_atomic(top_, x.op, at, x.a, x.b);
+        x.r = mem_atomic(kernel_, x.op, at, x.a, x.b);
         rx.kind = HIBI_MSG; // the old value rides back in x.r; only the words are timed
         rx.dst.agent = x.ret.agent;
         rx.words = seg_.words(sizeof x.r);

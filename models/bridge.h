@@ -43,7 +43,7 @@
 namespace ipcsim
 {
 
-class Top;
+class Kernel;
 
 struct BridgeParams {
     uint64_t dma_start_ps = 0; // a DMA descriptor's start latency
@@ -60,7 +60,8 @@ class Bridge : public sc_core::sc_module
     tlm_utils::simple_initiator_socket<Bridge> hibi_out; // the bridge's HIBI agent
     tlm_utils::simple_target_socket<Bridge> hibi_in;
 
-    Bridge(sc_core::sc_module_name name, Top &top, Hibi &seg, int agent, const BridgeParams &p);
+    Bridge(sc_core::sc_module_name name, Kernel &kernel, Hibi &seg, int agent,
+           const BridgeParams &p);
     ~Bridge() override;
 
   private:
@@ -86,7 +87,7 @@ class Bridge : public sc_core::sc_module
     void pc_msi(uint32_t bits, DmaDesc *desc);
     bool for_pc(const HibiDest &d) const;
 
-    Top &top_;
+    Kernel &kernel_;
     Hibi &seg_;
     const int agent_;
     BridgeParams p_;

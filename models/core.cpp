@@ -26,41 +26,41 @@ static uint64_t must_cost(const CoreParams &p, const char *name, const char *fil
                              " is missing (the sim backend charges it)");
 }
 
-Core::Core(sc_module_name name, Top &top, int i, const CoreParams &p)
+Core::Core(sc_module_name name, Kernel &kernel, int i, const CoreParams &p)
     : sc_module(name), mem("mem"), io("io"), db("db"), index(i), type(p.type), caps(p.caps),
-      clock_mhz(p.clock_mhz), local_latency_ns(p.local_latency_ns), top_(top),
+      clock_mhz(p.clock_mhz), local_latency_ns(p.local_latency_ns), kernel_(kernel),
       ps_per_cycle_(1e6 / p.clock_mhz), costs_(p.costs), slice_ps_(ns_to_ps(p.timeslice_ns))
 {
-    switch_ps = cycles_ps(must_cost(p, "switch", top.file()));
-    spawn_ps = cycles_ps(must_cost(p, "thread_spawn", top.file()));
-    dma_setup_ps = cycles_ps(must_cost(p, "dma_setup", top.file()));
-    doorbell_ps = cycles_ps(must_cost(p, "doorbell", top.file()));
-    irq_ps = cycles_ps(must_cost(p, "irq", top.file()));
+    switch_ps = cycles_ps(must_cost(p, "switch", kernel.file()));
+    spawn_ps = cycles_ps(must_cost(p, "thread_spawn", kernel.file()));
+    dma_setup_ps = cycles_ps(must_cost(p, "dma_setup", kernel.file()));
+    doorbell_ps = cycles_ps(must_cost(p, "doorbell", kernel.file()));
+    irq_ps = cycles_ps(must_cost(p, "irq", kernel.file()));
     local_ps = ns_to_ps(p.local_latency_ns);
     db.register_b_transport(this, &Core::db_transport);
 
     // One stream per core from the run's seed and the core index: splitmix64,
     // seeded as the native backend does, so both give the same numbers.
-    rng_ = mix64(top.seed() + GOLDEN * (uint64_t)(i + 1));
+    rng_ = mix64(kernel.seed() + GOLDEN * (uint64_t)(i + 1));
 
     main.core = this;
     main.name = "main";
     threads.push_back(&main);
     sc_spawn_options o;
     o.set_stack_size(THREAD_STACK);
-    top.adopt(sc_spawn(sc_bind(&Core::run_main, this), "main", &o), &main);
+    kernel.adopt(sc_spawn(sc_bind(&Core::run_main, this), "main", &o), &main);
 }
 
 Core::~Core() = default;
 
 void Core::run_main()
 {
-    top_.entry(top_.entry_arg);
+    kernel_.entry(kernel_.entry_arg);
     unhold(main);
     main.done = true;
-    top_.touched(&main.done, sizeof main.done);
-    top_.forget(&main);
-    top_.entry_done();
+    kernel_.touched(&main.done, sizeof main.done);
+    kernel_.forget(&main);
+    kernel_.entry_done();
 }
 
 uint64_t Core::random()
@@ -79,13 +79,13 @@ uint64_t Core::cost(const char *name)
             c.at = i;
             return costs_[i].second;
         }
-    top_.misuse("plat_cost: %s has no core.costs.%s", top_.file(), name);
+    kernel_.misuse("plat_cost: %s has no core.costs.%s", kernel_.file(), name);
 }
 
 void Core::set_busy(bool b)
 {
     busy = b;
-    if (!top_.tracing) return;
+    if (!kernel_.tracing) return;
     uint64_t now = now_ps();
     if (b) {
         if (!busy_log.empty() && busy_log.back().second == now)
@@ -208,7 +208,7 @@ void Core::db_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
 void Core::raise(uint32_t bits)
 {
     db_pending |= bits;
-    top_.touched(&db_pending, sizeof db_pending);
+    kernel_.touched(&db_pending, sizeof db_pending);
 }
 
 } // namespace ipcsim

@@ -11,7 +11,7 @@
  *
  * Time slices (core.timeslice_ns > 0, an OS-scheduled core): a thread that
  * got the core keeps it across its transactions and charged work until it
- * blocks (Top::block: a watched write, a sleep, a join), yields with another
+ * blocks (Kernel::block: a watched write, a sleep, a join), yields with another
  * thread waiting, ends, or its slice is over while another thread waits (the
  * slice is checked when the holder's transaction or work ends). Without a
  * slice the core goes to the next waiting thread after every transaction.
@@ -26,7 +26,7 @@
 #define IPCSIM_MODELS_CORE_H
 
 #include "proto.h"
-#include "top.h"
+#include "kernel.h"
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -36,6 +36,19 @@
 
 namespace ipcsim
 {
+
+// Parameters of one core, from the platform file.
+struct CoreParams {
+    std::string type;
+    unsigned caps = 0;
+    double clock_mhz = 0;
+    uint64_t local_bytes = 0;
+    double local_latency_ns = 0;
+    double local_bandwidth_MBps = 0;
+    unsigned rx_channels = 0; // receive channels of its DMA engine (core.rx_channels)
+    double timeslice_ns = 0;  // OS time slice of its threads (core.timeslice_ns); 0: none
+    std::vector<std::pair<std::string, uint64_t>> costs; // core.costs, in file order
+};
 
 // A software thread on a core (the entry, or one from plat_thread_spawn).
 struct Thread {
@@ -75,7 +88,7 @@ class Core : public sc_core::sc_module
     tlm_utils::simple_initiator_socket<Core> io;
     tlm_utils::simple_target_socket<Core> db;
 
-    Core(sc_core::sc_module_name name, Top &top, int index, const CoreParams &p);
+    Core(sc_core::sc_module_name name, Kernel &kernel, int index, const CoreParams &p);
     ~Core() override;
 
     const int index;
@@ -136,7 +149,7 @@ class Core : public sc_core::sc_module
     void set_busy(bool b);
     void hand_over(); // to the first waiting thread, or the core goes idle
 
-    Top &top_;
+    Kernel &kernel_;
     double ps_per_cycle_;
     std::vector<std::pair<std::string, uint64_t>> costs_;
     struct CostCache {

@@ -1,7 +1,7 @@
 // dma.cpp -- the crossbar DMA engine: copies, sends to channels, doorbells.
 #include "dma.h"
 #include "core.h"
-#include "top.h"
+#include "kernel.h"
 
 #include <algorithm>
 
@@ -10,8 +10,8 @@ using namespace sc_core;
 namespace ipcsim
 {
 
-Dma::Dma(sc_module_name name, Top &top, Core &core, unsigned channels)
-    : sc_module(name), Engine(top, core, channels), isock("isock"), ext_(new OpExt)
+Dma::Dma(sc_module_name name, Kernel &kernel, Core &core, unsigned channels)
+    : sc_module(name), Engine(kernel, core, channels), isock("isock"), ext_(new OpExt)
 {
     gp_.set_extension(ext_);
     SC_HAS_PROCESS(Dma);
@@ -44,7 +44,7 @@ void Dma::run()
         DmaDesc *d = head();
 
         if (d->flags & DESC_SEND) {
-            Engine &rx = top_.engine(d->to_core);
+            Engine &rx = kernel_.engine(d->to_core);
             unsigned c = d->chan;
             uint64_t n = d->n;
             rx.claim(c, claimed_);
@@ -64,7 +64,7 @@ void Dma::run()
         bits_ = d->ring_bits;
         pop();
         done(d);
-        if (ring) write(&top_.core(ring_core).db_reg, &bits_, sizeof bits_, me, me);
+        if (ring) write(&kernel_.core(ring_core).db_reg, &bits_, sizeof bits_, me, me);
     }
 }
 

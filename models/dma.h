@@ -33,7 +33,7 @@ class Dma : public sc_core::sc_module, public Engine
   public:
     tlm_utils::simple_initiator_socket<Dma> isock;
 
-    Dma(sc_core::sc_module_name name, Top &top, Core &core, unsigned channels);
+    Dma(sc_core::sc_module_name name, Kernel &kernel, Core &core, unsigned channels);
     ~Dma() override;
 
     uint64_t reg_ps(RegOp op) override;

@@ -2,7 +2,7 @@
 #include "engine.h"
 #include "core.h"
 #include "memory.h"
-#include "top.h"
+#include "kernel.h"
 
 #include <algorithm>
 #include <cstring>
@@ -12,7 +12,8 @@ using namespace sc_core;
 namespace ipcsim
 {
 
-Engine::Engine(Top &top, Core &core, unsigned channels) : top_(top), core_(core), chans_(channels)
+Engine::Engine(Kernel &kernel, Core &core, unsigned channels)
+    : kernel_(kernel), core_(core), chans_(channels)
 {
 }
 
@@ -36,15 +37,15 @@ void Engine::pop()
     if (!head_) tail_ = nullptr;
 }
 
-void dma_done(Top &top, DmaDesc *d)
+void dma_done(Kernel &kernel, DmaDesc *d)
 {
     d->state = DMA_DONE;
-    top.touched((const void *)&d->state, sizeof d->state);
+    kernel.touched((const void *)&d->state, sizeof d->state);
 }
 
 void Engine::done(DmaDesc *d)
 {
-    dma_done(top_, d);
+    dma_done(kernel_, d);
 }
 
 void Engine::submit(Thread &t, DmaDesc *d)
@@ -55,10 +56,10 @@ void Engine::submit(Thread &t, DmaDesc *d)
 }
 
 // Sleep until `on` is written or the deadline; false once it has passed.
-static bool doze(Top &top, Thread &t, const void *on, const char *what, uint64_t deadline)
+static bool doze(Kernel &kernel, Thread &t, const void *on, const char *what, uint64_t deadline)
 {
     if (now_ps() >= deadline) return false;
-    top.block(t, on, 1, what, deadline);
+    kernel.block(t, on, 1, what, deadline);
     return true;
 }
 
@@ -67,7 +68,7 @@ int Engine::status(Thread &t, DmaDesc *d, uint64_t deadline, bool wait)
     core_.work(t, reg_ps(REG_STATUS));
     while (d->state != DMA_DONE) {
         if (!wait) return PLAT_EAGAIN;
-        if (!doze(top_, t, &d->state, "plat_dma_wait", deadline)) return PLAT_ETIMEDOUT;
+        if (!doze(kernel_, t, &d->state, "plat_dma_wait", deadline)) return PLAT_ETIMEDOUT;
     }
     return PLAT_OK;
 }
@@ -89,7 +90,7 @@ int Engine::rx_post(Thread &t, unsigned c, void *buf, size_t cap, uint32_t ring)
         ch.owner = first;
         first->notify();
     }
-    top_.touched(&ch.state, sizeof ch.state);
+    kernel_.touched(&ch.state, sizeof ch.state);
     return PLAT_OK;
 }
 
@@ -101,12 +102,12 @@ int Engine::rx_take(Thread &t, unsigned c, size_t *len, uint64_t deadline, bool 
         if (ch.state == RX_FREE) return PLAT_EINVAL;
         if (ch.state == RX_FILLED) break;
         if (!wait) return PLAT_EAGAIN;
-        if (!doze(top_, t, &ch.state, "plat_rx_wait", deadline)) return PLAT_ETIMEDOUT;
+        if (!doze(kernel_, t, &ch.state, "plat_rx_wait", deadline)) return PLAT_ETIMEDOUT;
     }
     if (len) *len = (size_t)ch.len;
     ch.state = RX_FREE;
     ch.buf = nullptr;
-    top_.touched(&ch.state, sizeof ch.state);
+    kernel_.touched(&ch.state, sizeof ch.state);
     return PLAT_OK;
 }
 
@@ -118,7 +119,7 @@ int Engine::rx_cancel(Thread &t, unsigned c)
     if (ch.state != RX_POSTED) return PLAT_EAGAIN;
     ch.state = RX_FREE;
     ch.buf = nullptr;
-    top_.touched(&ch.state, sizeof ch.state);
+    kernel_.touched(&ch.state, sizeof ch.state);
     return PLAT_OK;
 }
 
@@ -140,7 +141,7 @@ void Engine::land(unsigned c, uint64_t off, const void *data, uint64_t n)
     if (off >= ch.cap || !n) return;
     uint64_t k = std::min(n, ch.cap - off);
     memcpy((unsigned char *)ch.buf + off, data, (size_t)k);
-    top_.touched((unsigned char *)ch.buf + off, (size_t)k);
+    kernel_.touched((unsigned char *)ch.buf + off, (size_t)k);
 }
 
 void Engine::filled(unsigned c, uint64_t total)
@@ -149,7 +150,7 @@ void Engine::filled(unsigned c, uint64_t total)
     ch.len = total;
     ch.state = RX_FILLED;
     ch.owner = nullptr;
-    top_.touched(&ch.state, sizeof ch.state);
+    kernel_.touched(&ch.state, sizeof ch.state);
     if (ch.ring) core_.raise(ch.ring);
 }
 

@@ -34,7 +34,7 @@
 namespace ipcsim
 {
 
-class Top;
+class Kernel;
 class Core;
 class Memory;
 struct Thread;
@@ -54,7 +54,7 @@ struct DmaDesc {
 };
 enum { DMA_IDLE = 0, DMA_QUEUED = 1, DMA_DONE = 2 };
 // d is complete: DMA_DONE, and the threads watching it wake.
-void dma_done(Top &top, DmaDesc *d);
+void dma_done(Kernel &kernel, DmaDesc *d);
 constexpr uint32_t DESC_SEND = 1u << 31; // a plat_dma_send (not a plat_* flag)
 
 enum RxState { RX_FREE, RX_POSTED, RX_FILLING, RX_FILLED };
@@ -76,7 +76,7 @@ enum RegOp { REG_START, REG_SEND, REG_STATUS, REG_POST, REG_TAKE, REG_CANCEL };
 class Engine
 {
   public:
-    Engine(Top &top, Core &core, unsigned channels);
+    Engine(Kernel &kernel, Core &core, unsigned channels);
     virtual ~Engine();
 
     Core &core() { return core_; }
@@ -118,7 +118,7 @@ class Engine
     DmaDesc *head() const { return head_; }
     void pop(); // the head leaves the queue (before done(): the caller may reuse it)
 
-    Top &top_;
+    Kernel &kernel_;
     Core &core_;
     sc_core::sc_event work_; // notified on push
 

@@ -1,7 +1,7 @@
 // hibi.cpp -- the HIBI segment: turns, distributed arbitration, FIFOs.
 #include "hibi.h"
 #include "engine.h"
-#include "top.h"
+#include "kernel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -231,17 +231,17 @@ void Hibi::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
     if (x == &plain) gp.clear_extension(&plain);
 }
 
-void hibi_land(Top &top, const HibiDest &d, const void *data, uint64_t n)
+void hibi_land(Kernel &kernel, const HibiDest &d, const void *data, uint64_t n)
 {
     if (d.is_chan()) {
-        Engine &e = top.engine(d.to_core);
+        Engine &e = kernel.engine(d.to_core);
         e.land((unsigned)d.chan, d.off, data, n);
         if (d.off + n >= d.total) e.filled((unsigned)d.chan, d.total);
     } else if (n) {
         memcpy(d.addr, data, (size_t)n);
-        top.touched(d.addr, (size_t)n);
+        kernel.touched(d.addr, (size_t)n);
     }
-    if (d.desc && d.off + n >= d.total) dma_done(top, d.desc);
+    if (d.desc && d.off + n >= d.total) dma_done(kernel, d.desc);
 }
 
 void Hibi::trace(sc_trace_file *tf) const

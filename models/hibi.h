@@ -118,12 +118,12 @@ struct HibiParams {
     unsigned rx_cycles = 1;
 };
 
-class Top;
+class Kernel;
 
 // Land n bytes of a transfer where d says: a memory address, or a piece of a
 // message in a receive channel (the last piece fills the channel). Then the
 // sender's descriptor, if d carries one and this was its last byte, is done.
-void hibi_land(Top &top, const HibiDest &d, const void *data, uint64_t n);
+void hibi_land(Kernel &kernel, const HibiDest &d, const void *data, uint64_t n);
 
 class Hibi : public sc_core::sc_module, public Fabric
 {

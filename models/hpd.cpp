@@ -2,7 +2,7 @@
 #include "hpd.h"
 #include "core.h"
 #include "memory.h"
-#include "top.h"
+#include "kernel.h"
 
 #include <algorithm>
 #include <cstring>
@@ -19,9 +19,9 @@ enum {
     POST_WRITES = 5, // clear IRQ, memory address, HIBI address, amount, init
 };
 
-Hpd::Hpd(sc_module_name name, Top &top, Core &core, unsigned channels, Hibi &hibi, int agent,
+Hpd::Hpd(sc_module_name name, Kernel &kernel, Core &core, unsigned channels, Hibi &hibi, int agent,
          const HpdParams &p)
-    : sc_module(name), Engine(top, core, channels), hibi_out("hibi_out"), hibi_in("hibi_in"),
+    : sc_module(name), Engine(kernel, core, channels), hibi_out("hibi_out"), hibi_in("hibi_in"),
       hibi_(hibi), agent_(agent), p_(p), ext_(new HibiExt)
 {
     gp_.set_extension(ext_);
@@ -82,7 +82,7 @@ void Hpd::move(const void *src, HibiDest d, uint64_t n)
         if (!d.is_chan() && d.agent == agent_) {
             // Both ends in this tile: through the dual-port RAM, one word a cycle.
             wait(ps(hibi_.cycles(hibi_.words(n))));
-            hibi_land(top_, d, src, n);
+            hibi_land(kernel_, d, src, n);
             return;
         }
         if (d.agent == p_.mem_agent && hibi_.words(n) > 1) mem_channel(false, d.addr, n, nullptr);
@@ -119,7 +119,7 @@ void Hpd::run()
         HibiDest to;
         to.total = d->n;
         if (d->flags & DESC_SEND) {
-            top_.engine(d->to_core).claim(d->chan, claimed_);
+            kernel_.engine(d->to_core).claim(d->chan, claimed_);
             to.agent = hibi_.core_agent(d->to_core);
             to.to_core = d->to_core;
             to.chan = (int)d->chan;
@@ -143,7 +143,7 @@ void Hpd::run()
             HibiDest r;
             r.agent = hibi_.core_agent(ring_core);
             bits_ = bits;
-            send(HIBI_MSG, r, &top_.core(ring_core).db_reg, &bits_, sizeof bits_, 1, nullptr,
+            send(HIBI_MSG, r, &kernel_.core(ring_core).db_reg, &bits_, sizeof bits_, 1, nullptr,
                  MSG_DOORBELL, bits);
         }
     }
@@ -168,7 +168,7 @@ void Hpd::receive(tlm::tlm_generic_payload &gp, sc_time &delay)
         return;
     }
     if (x.kind == HIBI_WRITE) {
-        hibi_land(top_, x.dst, gp.get_data_ptr(), n);
+        hibi_land(kernel_, x.dst, gp.get_data_ptr(), n);
         return;
     }
     // A read request for this PE's memory (or an exclusive access): the
@@ -179,7 +179,7 @@ void Hpd::receive(tlm::tlm_generic_payload &gp, sc_time &delay)
     rx.dst = x.ret;
     r.set_extension(&rx);
     if (x.op) {
-        x.r = mem_atomic(top_, x.op, at, x.a, x.b);
+        x.r = mem_atomic(kernel_, x.op, at, x.a, x.b);
         rx.kind = HIBI_MSG; // the old value rides back in x.r; only the words are timed
         rx.words = hibi_.words(sizeof x.r);
         gp_set(r, false, nullptr, &x.r, sizeof x.r);

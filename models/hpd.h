@@ -67,7 +67,7 @@ class Hpd : public sc_core::sc_module, public Engine
     tlm_utils::simple_initiator_socket<Hpd> hibi_out;
     tlm_utils::simple_target_socket<Hpd> hibi_in;
 
-    Hpd(sc_core::sc_module_name name, Top &top, Core &core, unsigned channels, Hibi &hibi,
+    Hpd(sc_core::sc_module_name name, Kernel &kernel, Core &core, unsigned channels, Hibi &hibi,
         int agent, const HpdParams &p);
     ~Hpd() override;
 

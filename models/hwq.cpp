@@ -1,6 +1,6 @@
 // hwq.cpp -- a queue manager: push, pop and count registers per queue.
 #include "hwq.h"
-#include "top.h"
+#include "kernel.h"
 
 #include <cstring>
 
@@ -9,8 +9,8 @@ using namespace sc_core;
 namespace ipcsim
 {
 
-Hwq::Hwq(sc_module_name name, Top &top, unsigned queues, unsigned depth, double latency_ns)
-    : sc_module(name), tsock("tsock"), top_(top), queues_(queues), depth_(depth),
+Hwq::Hwq(sc_module_name name, Kernel &kernel, unsigned queues, unsigned depth, double latency_ns)
+    : sc_module(name), tsock("tsock"), kernel_(kernel), queues_(queues), depth_(depth),
       latency_ps_(ns_to_ps(latency_ns)), regs_(2 * (size_t)queues), slots_((size_t)queues * depth),
       head_(queues), count_(queues)
 {
@@ -40,13 +40,13 @@ void Hwq::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
         }
         slots_[(size_t)q * depth_ + (head_[q] + count_[q]) % depth_] = desc;
         count_[q]++;
-        top_.touched(count_reg(q), 8);
+        kernel_.touched(count_reg(q), 8);
         return;
     } else if (count_[q]) {
         v = (uint64_t)(uintptr_t)slots_[(size_t)q * depth_ + head_[q]];
         head_[q] = (head_[q] + 1) % depth_;
         count_[q]--;
-        top_.touched(count_reg(q), 8);
+        kernel_.touched(count_reg(q), 8);
     }
     memcpy(gp.get_data_ptr(), &v, std::min<size_t>(sizeof v, gp.get_data_length()));
 }

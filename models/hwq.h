@@ -19,14 +19,15 @@
 namespace ipcsim
 {
 
-class Top;
+class Kernel;
 
 class Hwq : public sc_core::sc_module
 {
   public:
     tlm_utils::simple_target_socket<Hwq> tsock;
 
-    Hwq(sc_core::sc_module_name name, Top &top, unsigned queues, unsigned depth, double latency_ns);
+    Hwq(sc_core::sc_module_name name, Kernel &kernel, unsigned queues, unsigned depth,
+        double latency_ns);
 
     unsigned queues() const { return queues_; }
     void *regs() { return regs_.data(); }
@@ -37,7 +38,7 @@ class Hwq : public sc_core::sc_module
   private:
     void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
 
-    Top &top_;
+    Kernel &kernel_;
     unsigned queues_, depth_;
     uint64_t latency_ps_;
     std::vector<uint64_t> regs_;

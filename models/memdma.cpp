@@ -1,16 +1,16 @@
 // memdma.cpp -- the MEM DMA: direct words, DMA channels, DDR behind.
 #include "memdma.h"
 #include "engine.h"
-#include "top.h"
+#include "kernel.h"
 
 using namespace sc_core;
 
 namespace ipcsim
 {
 
-MemDma::MemDma(sc_module_name name, Top &top, Hibi &seg, int agent, const MemDmaParams &p)
-    : sc_module(name), hibi_in("hibi_in"), hibi_out("hibi_out"), mem("mem"), top_(top), seg_(seg),
-      agent_(agent), p_(p)
+MemDma::MemDma(sc_module_name name, Kernel &kernel, Hibi &seg, int agent, const MemDmaParams &p)
+    : sc_module(name), hibi_in("hibi_in"), hibi_out("hibi_out"), mem("mem"), kernel_(kernel),
+      seg_(seg), agent_(agent), p_(p)
 {
     hibi_in.register_b_transport(this, &MemDma::receive);
 }
@@ -45,7 +45,7 @@ void MemDma::receive(tlm::tlm_generic_payload &gp, sc_time &delay)
         sc_time d = SC_ZERO_TIME;
         mem->b_transport(w, d);
         if (d != SC_ZERO_TIME) wait(d);
-        if (x.dst.desc && x.dst.off + n >= x.dst.total) dma_done(top_, x.dst.desc);
+        if (x.dst.desc && x.dst.off + n >= x.dst.total) dma_done(kernel_, x.dst.desc);
         return;
     }
     if (x.kind == HIBI_READ) {

@@ -46,14 +46,15 @@ class MemDma : public sc_core::sc_module
     tlm_utils::simple_initiator_socket<MemDma> hibi_out;
     tlm_utils::simple_initiator_socket<MemDma> mem; // the DDR controller
 
-    MemDma(sc_core::sc_module_name name, Top &top, Hibi &seg, int agent, const MemDmaParams &p);
+    MemDma(sc_core::sc_module_name name, Kernel &kernel, Hibi &seg, int agent,
+           const MemDmaParams &p);
     ~MemDma() override;
 
   private:
     void receive(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
     void reply(tlm::tlm_generic_payload &r, HibiExt &rx);
 
-    Top &top_;
+    Kernel &kernel_;
     Hibi &seg_;
     const int agent_;
     MemDmaParams p_;

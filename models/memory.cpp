@@ -1,6 +1,6 @@
 // memory.cpp -- a memory block: timed accesses, atomics, a first-fit allocator.
 #include "memory.h"
-#include "top.h"
+#include "kernel.h"
 
 #include <sys/mman.h>
 
@@ -12,8 +12,8 @@ using namespace sc_core;
 namespace ipcsim
 {
 
-Memory::Memory(sc_module_name name, Top &top, uint64_t bytes, double latency_ns)
-    : sc_module(name), tsock("tsock"), top_(top), latency_ps_(ns_to_ps(latency_ns))
+Memory::Memory(sc_module_name name, Kernel &kernel, uint64_t bytes, double latency_ns)
+    : sc_module(name), tsock("tsock"), kernel_(kernel), latency_ps_(ns_to_ps(latency_ns))
 {
     tsock.register_b_transport(this, &Memory::b_transport);
     if (bytes == 0) return;
@@ -72,7 +72,7 @@ bool Memory::free(void *p)
     return true;
 }
 
-uint64_t mem_atomic(Top &top, int op, void *at, uint64_t a, uint64_t b)
+uint64_t mem_atomic(Kernel &kernel, int op, void *at, uint64_t a, uint64_t b)
 {
     uint64_t old;
     memcpy(&old, at, sizeof old);
@@ -80,7 +80,7 @@ uint64_t mem_atomic(Top &top, int op, void *at, uint64_t a, uint64_t b)
     if (op == OP_CAS) v = old == a ? b : old;
     if (v != old || op != OP_CAS) {
         memcpy(at, &v, sizeof v);
-        top.touched(at, sizeof v);
+        kernel.touched(at, sizeof v);
     }
     return old;
 }
@@ -97,13 +97,13 @@ void Memory::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
     size_t len = gp.get_data_length();
     OpExt *x = gp.get_extension<OpExt>();
     if (x && (x->op == OP_CAS || x->op == OP_ADD || x->op == OP_XCHG)) {
-        x->r = mem_atomic(top_, x->op, at, x->a, x->b);
+        x->r = mem_atomic(kernel_, x->op, at, x->a, x->b);
     } else if (gp.is_read()) {
         if (len) memcpy(data, at, len);
-        top_.touched(data, len);
+        kernel_.touched(data, len);
     } else {
         if (len) memcpy(at, data, len);
-        top_.touched(at, len);
+        kernel_.touched(at, len);
     }
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

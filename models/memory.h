@@ -21,11 +21,11 @@
 namespace ipcsim
 {
 
-class Top;
+class Kernel;
 
 // Perform the atomic op (OP_CAS, OP_ADD, OP_XCHG) on the word at `at` now;
 // returns the old value and wakes the watchers of a changed word.
-uint64_t mem_atomic(Top &top, int op, void *at, uint64_t a, uint64_t b);
+uint64_t mem_atomic(Kernel &kernel, int op, void *at, uint64_t a, uint64_t b);
 
 class Memory : public sc_core::sc_module
 {
@@ -33,7 +33,7 @@ class Memory : public sc_core::sc_module
     tlm_utils::simple_target_socket<Memory> tsock;
 
     // bytes == 0: private memory (no buffer; the address is used as is).
-    Memory(sc_core::sc_module_name name, Top &top, uint64_t bytes, double latency_ns);
+    Memory(sc_core::sc_module_name name, Kernel &kernel, uint64_t bytes, double latency_ns);
     ~Memory() override;
 
     unsigned char *base() const { return base_; }
@@ -51,7 +51,7 @@ class Memory : public sc_core::sc_module
   private:
     void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
 
-    Top &top_;
+    Kernel &kernel_;
     unsigned char *base_ = nullptr;
     size_t size_ = 0;
     uint64_t latency_ps_;

@@ -1,6 +1,6 @@
 // mesh.cpp -- row/column register communication with receive buffers.
 #include "mesh.h"
-#include "top.h"
+#include "kernel.h"
 
 #include <algorithm>
 #include <cstring>
@@ -10,9 +10,9 @@ using namespace sc_core;
 namespace ipcsim
 {
 
-Mesh::Mesh(sc_module_name name, Top &top, int rows, int cols, int cores, size_t word,
+Mesh::Mesh(sc_module_name name, Kernel &kernel, int rows, int cols, int cores, size_t word,
            unsigned depth, double latency_ns, double get_latency_ns, MeshLayout layout)
-    : sc_module(name), tsock("tsock"), top_(top), rows_(rows), cols_(cols), cores_(cores),
+    : sc_module(name), tsock("tsock"), kernel_(kernel), rows_(rows), cols_(cols), cores_(cores),
       lay_(layout), word_(word), depth_(depth), latency_ps_(ns_to_ps(latency_ns)),
       get_ps_(ns_to_ps(get_latency_ns))
 {
@@ -99,7 +99,7 @@ void Mesh::put(tlm::tlm_generic_payload &gp, OpExt &x)
         Ring &r = rx_[(size_t)pos * 2 + (size_t)dir];
         memcpy(&r.data[((r.head + r.visible) % depth_) * word_], word, word_);
         r.visible++;
-        top_.touched(&r, sizeof r);
+        kernel_.touched(&r, sizeof r);
     });
 }
 
@@ -116,7 +116,7 @@ void Mesh::get(tlm::tlm_generic_payload &gp, OpExt &x)
     r.head = (r.head + 1) % depth_;
     r.used--;
     r.visible--;
-    top_.touched(&r, sizeof r);
+    kernel_.touched(&r, sizeof r);
 }
 
 } // namespace ipcsim

@@ -29,7 +29,7 @@
 namespace ipcsim
 {
 
-class Top;
+class Kernel;
 
 // Where the arrays' cores are (see above). stride 0: rows * cols.
 struct MeshLayout {
@@ -41,7 +41,7 @@ class Mesh : public sc_core::sc_module
   public:
     tlm_utils::simple_target_socket<Mesh> tsock;
 
-    Mesh(sc_core::sc_module_name name, Top &top, int rows, int cols, int cores, size_t word,
+    Mesh(sc_core::sc_module_name name, Kernel &kernel, int rows, int cols, int cores, size_t word,
          unsigned depth, double latency_ns, double get_latency_ns, MeshLayout layout = {});
 
     int rows() const { return rows_; }
@@ -68,7 +68,7 @@ class Mesh : public sc_core::sc_module
     // The receivers' slots of a put by core `from`, in order (cores only).
     template <class F> void each_receiver(int from, int dir, int dest, F f);
 
-    Top &top_;
+    Kernel &kernel_;
     int rows_, cols_, cores_;
     MeshLayout lay_;
     size_t word_;

@@ -1,6 +1,6 @@
 // net.cpp -- byte streams with latency, bandwidth and bounded buffers; pollers.
 #include "net.h"
-#include "top.h"
+#include "kernel.h"
 
 #include "ipcsim/plat.h"
 
@@ -12,16 +12,16 @@ using namespace sc_core;
 namespace ipcsim
 {
 
-Net::Net(sc_module_name name, Top &top, double latency_ns, double bandwidth_MBps,
+Net::Net(sc_module_name name, Kernel &kernel, double latency_ns, double bandwidth_MBps,
          uint64_t buffer_bytes, double call_ns)
-    : Net(name, top,
+    : Net(name, kernel,
           Wire{ns_to_ps(latency_ns), ps_per_byte(bandwidth_MBps), buffer_bytes ? buffer_bytes : 1},
           call_ns)
 {
 }
 
-Net::Net(sc_module_name name, Top &top, const Wire &wire, double call_ns)
-    : sc_module(name), tsock("tsock"), top_(top), wire_(wire), call_ps_(ns_to_ps(call_ns))
+Net::Net(sc_module_name name, Kernel &kernel, const Wire &wire, double call_ns)
+    : sc_module(name), tsock("tsock"), kernel_(kernel), wire_(wire), call_ps_(ns_to_ps(call_ns))
 {
     tsock.register_b_transport(this, &Net::b_transport);
 }
@@ -230,13 +230,13 @@ uint64_t Net::next_change(const Pipe &p) const
 void Net::changed(Stream *s)
 {
     if (!s) return;
-    top_.touched(s, sizeof *s);
-    for (Poller *p : s->pollers) top_.touched(p, sizeof *p);
+    kernel_.touched(s, sizeof *s);
+    for (Poller *p : s->pollers) kernel_.touched(p, sizeof *p);
 }
 
 void Net::changed(Pipe *p)
 {
-    top_.touched(p, sizeof *p);
+    kernel_.touched(p, sizeof *p);
     changed(p->reader);
     changed(p->writer);
 }
@@ -301,7 +301,7 @@ void Net::recv(tlm::tlm_generic_payload &gp, OpExt &x)
     }
     p.got += k;
     read(p);
-    top_.touched(dst, k);
+    kernel_.touched(dst, k);
     if (p.wire) changed(&p);
     x.r = k;
 }
@@ -313,12 +313,12 @@ void Net::close(Stream *s)
         it.erase(
             std::remove_if(it.begin(), it.end(), [s](const Poller::Item &i) { return i.s == s; }),
             it.end());
-        top_.touched(p, sizeof *p);
+        kernel_.touched(p, sizeof *p);
     }
     if (s->listener) {
         listeners_.erase(s->port);
         for (auto &b : s->backlog) close(b.first); // never accepted: the clients see a close
-        top_.touched(s, sizeof *s);
+        kernel_.touched(s, sizeof *s);
         delete s;
         return;
     }
@@ -330,7 +330,7 @@ void Net::close(Stream *s)
     in->reader = nullptr;
     in->segs.clear(); // unread bytes are dropped
     in->got = in->sent;
-    top_.touched(s, sizeof *s);
+    kernel_.touched(s, sizeof *s);
     changed(out);
     changed(in);
     if (--s->conn->open == 0) {
@@ -395,7 +395,7 @@ void Net::poller_op(OpExt &x)
             auto &v = i.s->pollers;
             v.erase(std::remove(v.begin(), v.end(), p), v.end());
         }
-        top_.touched(p, sizeof *p);
+        kernel_.touched(p, sizeof *p);
         delete p;
         break;
     case OP_NET_POLLER_ADD:
@@ -405,7 +405,7 @@ void Net::poller_op(OpExt &x)
         }
         p->items.push_back({s, (unsigned)x.a, (void *)(uintptr_t)x.b});
         s->pollers.push_back(p);
-        top_.touched(p, sizeof *p);
+        kernel_.touched(p, sizeof *p);
         break;
     case OP_NET_POLLER_MOD: {
         auto it = find();
@@ -415,7 +415,7 @@ void Net::poller_op(OpExt &x)
         }
         it->bits = (unsigned)x.a;
         it->user = (void *)(uintptr_t)x.b;
-        top_.touched(p, sizeof *p);
+        kernel_.touched(p, sizeof *p);
         break;
     }
     case OP_NET_POLLER_DEL: {
@@ -431,7 +431,7 @@ void Net::poller_op(OpExt &x)
     }
     case OP_NET_POLLER_WAKE:
         p->woken = true;
-        top_.touched(p, sizeof *p);
+        kernel_.touched(p, sizeof *p);
         break;
     default:
         x.status = PLAT_EINVAL;

@@ -39,14 +39,14 @@
 namespace ipcsim
 {
 
-class Top;
+class Kernel;
 
 class Net : public sc_core::sc_module
 {
   public:
     tlm_utils::simple_target_socket<Net> tsock;
 
-    Net(sc_core::sc_module_name name, Top &top, double latency_ns, double bandwidth_MBps,
+    Net(sc_core::sc_module_name name, Kernel &kernel, double latency_ns, double bandwidth_MBps,
         uint64_t buffer_bytes, double call_ns);
     ~Net() override;
 
@@ -100,9 +100,9 @@ class Net : public sc_core::sc_module
     virtual void shut(Pipe &out); // its writer closed
     virtual void freed(Conn &) {} // both ends are closed: the connection goes
 
-    Net(sc_core::sc_module_name name, Top &top, const Wire &wire, double call_ns);
+    Net(sc_core::sc_module_name name, Kernel &kernel, const Wire &wire, double call_ns);
     void changed(Pipe *p); // wake the threads and pollers of both its ends
-    Top &top_;
+    Kernel &kernel_;
     const Wire wire_;
 
   private:

@@ -1,7 +1,7 @@
 // pchost.cpp -- the PC: its memory, programmed I/O, and the word/DMA driver.
 #include "pchost.h"
 #include "memory.h"
-#include "top.h"
+#include "kernel.h"
 
 #include <algorithm>
 #include <cstring>
@@ -11,9 +11,9 @@ using namespace sc_core;
 namespace ipcsim
 {
 
-PcHost::PcHost(sc_module_name name, Top &top, Core &core, unsigned channels, Hibi &seg,
+PcHost::PcHost(sc_module_name name, Kernel &kernel, Core &core, unsigned channels, Hibi &seg,
                Memory *local_mem, const PcHostParams &p)
-    : sc_module(name), Engine(top, core, channels), tsock("tsock"), local("local"), priv("priv"),
+    : sc_module(name), Engine(kernel, core, channels), tsock("tsock"), local("local"), priv("priv"),
       db("db"), pio("pio"), up("up"), seg_(seg), local_mem_(local_mem), p_(p),
       mem_latency_ps_(ns_to_ps(core.local_latency_ns))
 {
@@ -81,7 +81,7 @@ void PcHost::local_copy(void *dst, const void *src, uint64_t n)
 {
     wait(ps(mem_latency_ps_ + bytes_ps(n, ps_per_byte(p_.mem_MBps))));
     if (n) memmove(dst, src, (size_t)n);
-    top_.touched(dst, (size_t)n);
+    kernel_.touched(dst, (size_t)n);
 }
 
 // ---- the core's accesses ----------------------------------------------------------------
@@ -154,7 +154,7 @@ void PcHost::from_link(tlm::tlm_generic_payload &gp, sc_time &delay)
     unsigned char *data = gp.get_data_ptr();
     uint64_t n = gp.get_data_length();
     if (x.kind == PCIE_MSI) {
-        if (x.dst.desc) dma_done(top_, x.dst.desc);
+        if (x.dst.desc) dma_done(kernel_, x.dst.desc);
         if (x.a) core_.raise((uint32_t)x.a);
         return;
     }
@@ -163,7 +163,7 @@ void PcHost::from_link(tlm::tlm_generic_payload &gp, sc_time &delay)
         if (n) memcpy(data, at, (size_t)n);
         return;
     }
-    hibi_land(top_, x.dst, data, n);
+    hibi_land(kernel_, x.dst, data, n);
 }
 
 // ---- the driver's engine ---------------------------------------------------------------------
@@ -190,7 +190,7 @@ void PcHost::ring(int core, uint32_t bits)
         core_.raise(bits);
         return;
     }
-    HibiDest r = dest_of(&top_.core(core).db_reg, sizeof bits);
+    HibiDest r = dest_of(&kernel_.core(core).db_reg, sizeof bits);
     pio_write(r, &bits, sizeof bits);
 }
 
@@ -244,7 +244,7 @@ void PcHost::run()
             continue;
         }
         // The single-word driver: the CPU moves every word.
-        if (send) top_.engine(d->to_core).claim(d->chan, claimed_);
+        if (send) kernel_.engine(d->to_core).claim(d->chan, claimed_);
         core_.acquire(drv_);
         int rc = d->ring_core;
         uint32_t bits = d->ring_bits;
@@ -260,7 +260,7 @@ void PcHost::run()
                 if (k) pio_read((const unsigned char *)d->src + off, tmp_.data(), k);
                 if (dst_near) {
                     memcpy((unsigned char *)d->dst + off, tmp_.data(), (size_t)k);
-                    top_.touched((unsigned char *)d->dst + off, (size_t)k);
+                    kernel_.touched((unsigned char *)d->dst + off, (size_t)k);
                 } else {
                     HibiDest piece = to;
                     piece.off = off;

@@ -72,7 +72,7 @@ class PcHost : public sc_core::sc_module, public Engine
     tlm_utils::simple_initiator_socket<PcHost> pio; // the link, down
     tlm_utils::simple_target_socket<PcHost> up;     // the link, up (bridge writes, MSI)
 
-    PcHost(sc_core::sc_module_name name, Top &top, Core &core, unsigned channels, Hibi &seg,
+    PcHost(sc_core::sc_module_name name, Kernel &kernel, Core &core, unsigned channels, Hibi &seg,
            Memory *local_mem, const PcHostParams &p);
     ~PcHost() override;
 

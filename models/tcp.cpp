@@ -1,7 +1,7 @@
 // tcp.cpp -- TCP flows between hosts: segments, windows, ACKs, host costs.
 #include "tcp.h"
 #include "iobus.h"
-#include "top.h"
+#include "kernel.h"
 
 #include "ipcsim/plat.h"
 
@@ -29,61 +29,8 @@ struct Net::Flow {
     uint64_t delack = 0; // arming of the delayed-ACK timer that counts (0: none)
 };
 
-// Keys of a `type: tcp` section and where their values go.
-template <class S, class T> struct Key {
-    const char *key;
-    T S::*to;
-};
-template <class S, class T, size_t N>
-static void read_keys(const struct conf_node *n, S &s, const Key<S, T> (&keys)[N])
-{
-    for (const Key<S, T> &k : keys) s.*k.to = (T)dev_param(n, k.key);
-}
-
-TcpParams tcp_params(const struct conf_node *n)
-{
-    static const Key<EthParams, uint64_t> eth_sizes[] = {
-        {"eth.preamble_bytes", &EthParams::preamble_bytes},
-        {"eth.ifg_bytes", &EthParams::ifg_bytes},
-        {"eth.header_bytes", &EthParams::header_bytes},
-        {"eth.fcs_bytes", &EthParams::fcs_bytes},
-        {"eth.min_frame_bytes", &EthParams::min_frame_bytes},
-        {"eth.mtu", &EthParams::mtu}};
-    static const Key<EthParams, double> eth_times[] = {
-        {"eth.rate_Mbps", &EthParams::rate_Mbps},
-        {"eth.nic_ns", &EthParams::nic_ns},
-        {"eth.propagation_ns", &EthParams::propagation_ns}};
-    static const Key<TcpParams, uint64_t> sizes[] = {
-        {"tcp.ip_header_bytes", &TcpParams::ip_header_bytes},
-        {"tcp.tcp_header_bytes", &TcpParams::tcp_header_bytes},
-        {"tcp.timestamps", &TcpParams::timestamps},
-        {"tcp.rcvbuf_bytes", &TcpParams::rcvbuf_bytes},
-        {"tcp.sndbuf_bytes", &TcpParams::sndbuf_bytes},
-        {"tcp.lo_mtu", &TcpParams::lo_mtu},
-        {"host.pipe_bytes", &TcpParams::pipe_bytes}};
-    static const Key<TcpParams, double> times[] = {
-        {"tcp.delack_ms", &TcpParams::delack_ms},
-        {"host.syscall_ns", &TcpParams::syscall_ns},
-        {"host.send_ns", &TcpParams::send_ns},
-        {"host.recv_ns", &TcpParams::recv_ns},
-        {"host.epoll_wait_ns", &TcpParams::epoll_wait_ns},
-        {"host.tx_segment_ns", &TcpParams::tx_segment_ns},
-        {"host.rx_segment_ns", &TcpParams::rx_segment_ns},
-        {"host.irq_ns", &TcpParams::irq_ns},
-        {"host.wakeup_ns", &TcpParams::wakeup_ns},
-        {"host.pipe_write_ns", &TcpParams::pipe_write_ns},
-        {"host.pipe_read_ns", &TcpParams::pipe_read_ns}};
-    TcpParams p;
-    p.cores_per_host = (int)dev_param(n, "cores_per_host");
-    read_keys(n, p.eth, eth_sizes);
-    read_keys(n, p.eth, eth_times);
-    read_keys(n, p, sizes);
-    read_keys(n, p, times);
-    return p;
-}
-
-Tcp::Tcp(sc_module_name name, Top &top, const TcpParams &p, int hosts)
-    : Net(name, top, Wire{0, 0, p.pipe_bytes}, 0), p_(p), hosts_(hosts),
+Tcp::Tcp(sc_module_name name, Kernel &kernel, const TcpParams &p, int hosts)
+    : Net(name, kernel, Wire{0, 0, p.pipe_bytes}, 0), p_(p), hosts_(hosts),
       wakeup_ps_(ns_to_ps(p.wakeup_ns)), delack_ps_(ns_to_ps(p.delack_ms * 1e6))
 {
     if (hosts < 1 || hosts > 2)
@@ -369,23 +316,6 @@ void Tcp::timers()
         f->ack_due = true;
         enqueue(*f->back);
     }
-}
-
-// ---- building ----------------------------------------------------------------------------------
-
-Net *add_tcp(Top &top, const std::string &mod, const struct conf_node *dev)
-{
-    TcpParams p = tcp_params(dev);
-    int hosts = (top.cores() + p.cores_per_host - 1) / p.cores_per_host;
-    Tcp *tcp = top.own(new Tcp(mod.c_str(), top, p, hosts));
-    Eth *eth = top.own(new Eth((mod + "_eth").c_str(), p.eth));
-    tcp->set_link(eth);
-    for (int h = 0; h < 2; h++) {
-        tcp->tx[h].bind(eth->in[h]);
-        eth->out[h].bind(tcp->rx[h]);
-    }
-    top.iobus().attach_target(tcp->tsock, tcp->reg(), sizeof(uint64_t));
-    return tcp;
 }
 
 } // namespace ipcsim

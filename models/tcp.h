@@ -31,8 +31,6 @@
 #include "eth.h"
 #include "net.h"
 
-#include "ipcsim/conf.h"
-
 #include <map>
 
 namespace ipcsim
@@ -51,8 +49,6 @@ struct TcpParams {
     uint64_t pipe_bytes = 65536;
 };
 
-// The parameters of a `type: tcp` device section (already checked).
-TcpParams tcp_params(const struct conf_node *dev);
 // Bytes of TCP option in every segment when timestamps are on (RFC 7323).
 constexpr uint64_t TCP_TS_OPTION_BYTES = 12;
 
@@ -63,7 +59,7 @@ class Tcp : public Net
     tlm_utils::simple_target_socket_tagged<Tcp> rx[2]; // from it
 
     // hosts: how many the platform's cores make (at most 2: one link).
-    Tcp(sc_core::sc_module_name name, Top &top, const TcpParams &p, int hosts);
+    Tcp(sc_core::sc_module_name name, Kernel &kernel, const TcpParams &p, int hosts);
 
     uint64_t wake_ps() const override { return wakeup_ps_; }
     int host(int core) const { return core / p_.cores_per_host; }
@@ -113,9 +109,6 @@ class Tcp : public Net
     uint64_t timer_seq_ = 0;
     sc_core::sc_event timer_ev_;
 };
-
-// A stream device of `type: tcp` with its Ethernet link, owned by top.
-Net *add_tcp(Top &top, const std::string &mod, const struct conf_node *dev);
 
 } // namespace ipcsim
 

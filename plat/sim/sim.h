@@ -3,7 +3,7 @@
  * (internal).
  *
  * Each plat_* call finds the calling software thread from the running
- * SystemC process (Top::current), then either charges work on its core, or
+ * SystemC process (Kernel::current), then either charges work on its core, or
  * issues a transaction on the core's socket, or sleeps on a watched address
  * (idle) and retries. Waiting never spins in host time.
  */
@@ -13,7 +13,7 @@
 #include "../ops.h"
 
 #include "../../models/core.h"
-#include "../../models/top.h"
+#include "../../models/kernel.h"
 
 extern "C" const struct plat_ops plat_sim_ops;
 
@@ -26,19 +26,19 @@ PLAT_OPS(SIM_DECL, SIM_DECL_V)
 #undef SIM_DECL
 #undef SIM_DECL_V
 
-inline Top &top()
+inline Kernel &kernel()
 {
-    return *Top::get();
+    return *Kernel::get();
 }
 inline Thread &self()
 {
-    return Top::get()->current();
+    return Kernel::get()->current();
 }
 
 // A NULL object is misuse: stop the run naming the call.
 template <class T> inline T *need(T *p, const char *call)
 {
-    if (!p) top().misuse("%s: NULL argument", call);
+    if (!p) kernel().misuse("%s: NULL argument", call);
     return p;
 }
 
@@ -47,7 +47,7 @@ inline bool sleep_on(Thread &t, const void *on, const char *what, uint64_t deadl
                      uint64_t wake = NEVER)
 {
     if (now_ps() >= deadline) return false;
-    top().block(t, on, 1, what, wake < deadline ? wake : deadline);
+    kernel().block(t, on, 1, what, wake < deadline ? wake : deadline);
     return true;
 }
 

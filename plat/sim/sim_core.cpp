@@ -8,9 +8,9 @@ namespace ipcsim
 
 static Core &core_at(int i, const char *call)
 {
-    if (i < 0 || i >= top().cores())
-        top().misuse("%s: no core %d (the run has %d)", call, i, top().cores());
-    return top().core(i);
+    if (i < 0 || i >= kernel().cores())
+        kernel().misuse("%s: no core %d (the run has %d)", call, i, kernel().cores());
+    return kernel().core(i);
 }
 
 int sim_core(void)
@@ -19,7 +19,7 @@ int sim_core(void)
 }
 int sim_cores(void)
 {
-    return top().cores();
+    return kernel().cores();
 }
 const char *sim_core_type(int core)
 {
@@ -37,14 +37,14 @@ double sim_core_clock_mhz(int core)
 void **sim_core_slot(enum plat_slot slot)
 {
     Thread &t = self();
-    if ((unsigned)slot >= PLAT_SLOTS) top().misuse("plat_core_slot: no slot %d", (int)slot);
+    if ((unsigned)slot >= PLAT_SLOTS) kernel().misuse("plat_core_slot: no slot %d", (int)slot);
     return &t.core->slots[slot];
 }
 
 void **sim_thread_slot(enum plat_slot slot)
 {
     Thread &t = self();
-    if ((unsigned)slot >= PLAT_SLOTS) top().misuse("plat_thread_slot: no slot %d", (int)slot);
+    if ((unsigned)slot >= PLAT_SLOTS) kernel().misuse("plat_thread_slot: no slot %d", (int)slot);
     return &t.slots[slot];
 }
 
@@ -64,9 +64,10 @@ static void spin(Thread &t, const char *call)
         t.spin_at = now;
         t.spins = 0;
     } else if (++t.spins == MAX_SPINS) {
-        top().misuse("%s called %llu times without simulated time moving: a loop that waits must "
-                     "wait through the platform (plat_sleep_ns > 0, plat_poll64, ...)",
-                     call, (unsigned long long)MAX_SPINS);
+        kernel().misuse(
+            "%s called %llu times without simulated time moving: a loop that waits must "
+            "wait through the platform (plat_sleep_ns > 0, plat_poll64, ...)",
+            call, (unsigned long long)MAX_SPINS);
     }
 }
 
@@ -114,8 +115,8 @@ static void thread_main(Thread *th)
     th->fn(th->arg);
     th->core->unhold(*th);
     th->done = true;
-    top().touched(&th->done, sizeof th->done);
-    top().forget(th);
+    kernel().touched(&th->done, sizeof th->done);
+    kernel().forget(th);
 }
 
 plat_thread *sim_thread_spawn_on(int core, void (*fn)(void *), void *arg, const char *name)
@@ -134,7 +135,7 @@ plat_thread *sim_thread_spawn_on(int core, void (*fn)(void *), void *arg, const 
     sc_spawn_options o;
     o.set_stack_size(THREAD_STACK);
     std::string pname = "t" + std::to_string(c.next_thread++);
-    top().adopt(sc_spawn(sc_bind(&thread_main, th), pname.c_str(), &o), th);
+    kernel().adopt(sc_spawn(sc_bind(&thread_main, th), pname.c_str(), &o), th);
     c.threads.push_back(th);
     return (plat_thread *)th;
 }
@@ -143,8 +144,8 @@ void sim_thread_join(plat_thread *pt)
 {
     Thread &t = self();
     Thread *th = (Thread *)need(pt, "plat_thread_join");
-    if (th == &t) top().misuse("plat_thread_join: a thread cannot join itself");
-    while (!th->done) top().block(t, &th->done, sizeof th->done, "plat_thread_join", NEVER);
+    if (th == &t) kernel().misuse("plat_thread_join: a thread cannot join itself");
+    while (!th->done) kernel().block(t, &th->done, sizeof th->done, "plat_thread_join", NEVER);
     auto &v = th->core->threads;
     for (size_t i = 0; i < v.size(); i++)
         if (v[i] == th) {

@@ -10,10 +10,10 @@ namespace ipcsim
 {
 
 // Opening is a lookup in the platform: no time.
-static const Device *open_dev(const char *name, const char *type, int *status)
+static const Device *open_dev(const char *name, const char *api, int *status)
 {
     self();
-    const Device *d = name ? top().device(name, type) : nullptr;
+    const Device *d = name ? kernel().device(name, api) : nullptr;
     if (status) *status = d ? PLAT_OK : PLAT_ENOENT;
     return d;
 }
@@ -23,7 +23,7 @@ static const Device *open_dev(const char *name, const char *type, int *status)
 plat_hwq *sim_hwq_open(const char *name, int *status)
 {
     const Device *d = open_dev(name, "hwq", status);
-    return d ? (plat_hwq *)d->hwq : nullptr;
+    return d ? (plat_hwq *)static_cast<Hwq *>(d->block) : nullptr;
 }
 
 static Hwq &hwq(plat_hwq *q, const char *call)
@@ -93,7 +93,7 @@ int sim_hwq_wait(plat_hwq *pq, unsigned queue, uint64_t timeout_ns)
 plat_mesh *sim_mesh_open(const char *name, int *status)
 {
     const Device *d = open_dev(name, "mesh", status);
-    return d ? (plat_mesh *)d->mesh : nullptr;
+    return d ? (plat_mesh *)static_cast<Mesh *>(d->block) : nullptr;
 }
 
 static Mesh &mesh(plat_mesh *m, const char *call)
@@ -141,7 +141,7 @@ int sim_mesh_put(plat_mesh *pm, enum plat_mesh_dir dir, int dest, const void *wo
         t.ext().b = (uint64_t)(int64_t)dest;
         c.transport(t, true);
         if (t.ext().status != PLAT_EAGAIN) return t.ext().status;
-        top().block(t, t.ext().watch, 1, "plat_mesh_put (receive buffer full)", NEVER);
+        kernel().block(t, t.ext().watch, 1, "plat_mesh_put (receive buffer full)", NEVER);
     }
 }
 
@@ -169,14 +169,14 @@ int sim_accel_bind(const char *name, plat_accel_fn fn, void *ctx)
 {
     int st;
     const Device *d = open_dev(name, "accel", &st);
-    if (d) d->accel->bind(fn, ctx);
+    if (d) static_cast<Accel *>(d->block)->bind(fn, ctx);
     return st;
 }
 
 plat_accel *sim_accel_open(const char *name, int *status)
 {
     const Device *d = open_dev(name, "accel", status);
-    return d ? (plat_accel *)d->accel : nullptr;
+    return d ? (plat_accel *)static_cast<Accel *>(d->block) : nullptr;
 }
 
 int sim_accel_run(plat_accel *pa, const void *in, size_t in_len, void *out, size_t out_len)
@@ -195,7 +195,7 @@ int sim_accel_run(plat_accel *pa, const void *in, size_t in_len, void *out, size
     // loaded first (as plat_copy does).
     const void *data = in;
     c.acquire(t);
-    if (in_len && !top().fabric().near(in, c.index)) {
+    if (in_len && !kernel().fabric().near(in, c.index)) {
         if (c.bounce.size() < in_len) c.bounce.resize(in_len);
         c.payload(t, OP_NONE, tlm::TLM_READ_COMMAND, in, c.bounce.data(), in_len);
         c.issue(t);
@@ -205,7 +205,7 @@ int sim_accel_run(plat_accel *pa, const void *in, size_t in_len, void *out, size
     t.ext().p = &j;
     c.issue(t);
     c.release(t);
-    while (!j.done) top().block(t, &j.done, sizeof j.done, "plat_accel_run", NEVER);
+    while (!j.done) kernel().block(t, &j.done, sizeof j.done, "plat_accel_run", NEVER);
     return j.result;
 }
 

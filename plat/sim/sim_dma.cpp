@@ -19,9 +19,9 @@ int sim_dma_start(plat_dma *d, void *dst, const void *src, size_t n, unsigned fl
         need(dst, "plat_dma_start");
         need(src, "plat_dma_start");
     }
-    if ((flags & PLAT_DMA_RING) && (ring_core < 0 || ring_core >= top().cores()))
-        top().misuse("plat_dma_start: no core %d to ring (the run has %d)", ring_core,
-                     top().cores());
+    if ((flags & PLAT_DMA_RING) && (ring_core < 0 || ring_core >= kernel().cores()))
+        kernel().misuse("plat_dma_start: no core %d to ring (the run has %d)", ring_core,
+                        kernel().cores());
     DmaDesc *x = (DmaDesc *)(void *)d;
     x->dst = dst;
     x->src = src;
@@ -31,7 +31,7 @@ int sim_dma_start(plat_dma *d, void *dst, const void *src, size_t n, unsigned fl
     x->ring_bits = ring_bits;
     x->to_core = -1;
     x->chan = 0;
-    top().engine(c.index).submit(t, x); // the core writes the descriptor
+    kernel().engine(c.index).submit(t, x); // the core writes the descriptor
     return PLAT_OK;
 }
 
@@ -40,7 +40,7 @@ int sim_dma_send(plat_dma *d, int core, unsigned chan, const void *src, size_t n
     Thread &t = self();
     Core &c = *t.core;
     if (!(c.caps & PLAT_CAP_DMA)) return PLAT_ENOTSUP;
-    if (core < 0 || core >= top().cores() || chan >= top().engine(core).channels())
+    if (core < 0 || core >= kernel().cores() || chan >= kernel().engine(core).channels())
         return PLAT_EINVAL;
     need(d, "plat_dma_send");
     if (n) need(src, "plat_dma_send");
@@ -53,7 +53,7 @@ int sim_dma_send(plat_dma *d, int core, unsigned chan, const void *src, size_t n
     x->ring_bits = 0;
     x->to_core = core;
     x->chan = chan;
-    top().engine(c.index).submit(t, x);
+    kernel().engine(c.index).submit(t, x);
     return PLAT_OK;
 }
 
@@ -61,23 +61,23 @@ int sim_dma_test(plat_dma *d)
 {
     Thread &t = self();
     DmaDesc *x = (DmaDesc *)(void *)need(d, "plat_dma_test");
-    return top().engine(t.core->index).status(t, x, now_ps(), false);
+    return kernel().engine(t.core->index).status(t, x, now_ps(), false);
 }
 
 int sim_dma_wait(plat_dma *d, uint64_t timeout_ns)
 {
     Thread &t = self();
     DmaDesc *x = (DmaDesc *)(void *)need(d, "plat_dma_wait");
-    return top().engine(t.core->index).status(t, x, deadline_ps(timeout_ns), true);
+    return kernel().engine(t.core->index).status(t, x, deadline_ps(timeout_ns), true);
 }
 
 void sim_doorbell_ring(int core, uint32_t bits)
 {
     Thread &t = self();
-    if (core < 0 || core >= top().cores())
-        top().misuse("plat_doorbell_ring: no core %d (the run has %d)", core, top().cores());
+    if (core < 0 || core >= kernel().cores())
+        kernel().misuse("plat_doorbell_ring: no core %d (the run has %d)", core, kernel().cores());
     Core &c = *t.core;
-    c.payload(t, OP_NONE, tlm::TLM_WRITE_COMMAND, &top().core(core).db_reg, &bits, sizeof bits);
+    c.payload(t, OP_NONE, tlm::TLM_WRITE_COMMAND, &kernel().core(core).db_reg, &bits, sizeof bits);
     c.transport_after(t, c.doorbell_ps); // write the register, then the ring crosses
 }
 
@@ -104,7 +104,7 @@ bool sim_dma_reach(const void *p, size_t n)
 {
     Thread &t = self();
     if (!(t.core->caps & PLAT_CAP_DMA)) return false;
-    return top().engine(t.core->index).reach(p, n);
+    return kernel().engine(t.core->index).reach(p, n);
 }
 
 } // namespace ipcsim

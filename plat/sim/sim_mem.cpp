@@ -21,7 +21,7 @@ uint64_t sim_access(Thread &t, int op, tlm::tlm_command cmd, const void *p, uint
 static const uint64_t *aligned(const uint64_t *p, const char *call)
 {
     if (!p || ((uintptr_t)p & 7))
-        top().misuse("%s: %p is not an aligned uint64_t", call, (const void *)p);
+        kernel().misuse("%s: %p is not an aligned uint64_t", call, (const void *)p);
     return p;
 }
 
@@ -40,7 +40,7 @@ void sim_store64(uint64_t *p, uint64_t v)
 bool sim_cas64(uint64_t *p, uint64_t *expected, uint64_t desired)
 {
     Thread &t = self();
-    if (!(t.core->caps & PLAT_CAP_CAS)) top().misuse("plat_cas64 needs PLAT_CAP_CAS");
+    if (!(t.core->caps & PLAT_CAP_CAS)) kernel().misuse("plat_cas64 needs PLAT_CAP_CAS");
     need(expected, "plat_cas64");
     uint64_t old =
         sim_access(t, OP_CAS, tlm::TLM_WRITE_COMMAND, aligned(p, "plat_cas64"), *expected, desired);
@@ -53,7 +53,7 @@ uint64_t sim_fetch_add64(uint64_t *p, uint64_t delta)
 {
     Thread &t = self();
     if (!(t.core->caps & PLAT_CAP_FETCH_ADD))
-        top().misuse("plat_fetch_add64 needs PLAT_CAP_FETCH_ADD");
+        kernel().misuse("plat_fetch_add64 needs PLAT_CAP_FETCH_ADD");
     return sim_access(t, OP_ADD, tlm::TLM_WRITE_COMMAND, aligned(p, "plat_fetch_add64"), delta, 0);
 }
 
@@ -75,7 +75,7 @@ void sim_copy(void *dst, const void *src, size_t n)
     need(dst, "plat_copy");
     need(src, "plat_copy");
     Core &c = *t.core;
-    Fabric &f = top().fabric();
+    Fabric &f = kernel().fabric();
     bool src_near = f.near(src, c.index), dst_near = f.near(dst, c.index);
     c.acquire(t);
     if (!src_near && !dst_near) {
@@ -103,7 +103,7 @@ static bool pow2(size_t a)
 void *sim_local_alloc(size_t size, size_t align)
 {
     Thread &t = self();
-    Memory *m = top().local(t.core->index);
+    Memory *m = kernel().local(t.core->index);
     if (!(t.core->caps & PLAT_CAP_LOCAL_MEM) || !m || !pow2(align)) return nullptr;
     return m->alloc(size, align);
 }
@@ -111,15 +111,15 @@ void *sim_local_alloc(size_t size, size_t align)
 void sim_local_free(void *p)
 {
     if (!p) return;
-    Memory *m = top().block_of(p);
-    if (!m || m == top().shared_holding(p) || !m->free(p))
-        top().misuse("plat_local_free: the pointer is not from plat_local_alloc");
+    Memory *m = kernel().block_of(p);
+    if (!m || m == kernel().shared_holding(p) || !m->free(p))
+        kernel().misuse("plat_local_free: the pointer is not from plat_local_alloc");
 }
 
 void *sim_shared_alloc(size_t size, size_t align)
 {
     Thread &t = self();
-    Memory *m = top().shared_of(t.core->index); // its own core group's, on a NUMA chip
+    Memory *m = kernel().shared_of(t.core->index); // its own core group's, on a NUMA chip
     if (!m || !pow2(align)) return nullptr;
     return m->alloc(size, align);
 }
@@ -127,9 +127,9 @@ void *sim_shared_alloc(size_t size, size_t align)
 void sim_shared_free(void *p)
 {
     if (!p) return;
-    Memory *m = top().shared_holding(p);
+    Memory *m = kernel().shared_holding(p);
     if (!m || !m->free(p))
-        top().misuse("plat_shared_free: the pointer is not from plat_shared_alloc");
+        kernel().misuse("plat_shared_free: the pointer is not from plat_shared_alloc");
 }
 
 void *sim_shared_map(const char *name, size_t size, bool *created, int *status)
@@ -141,18 +141,18 @@ void *sim_shared_map(const char *name, size_t size, bool *created, int *status)
     if (!name || !size) {
         st = PLAT_EINVAL;
     } else {
-        auto it = top().regions.find(name);
-        if (it != top().regions.end()) {
+        auto it = kernel().regions.find(name);
+        if (it != kernel().regions.end()) {
             if (it->second.size != size) {
                 st = PLAT_EINVAL;
             } else {
                 it->second.refs++;
                 p = it->second.p;
             }
-        } else if (!top().shared() || !(p = top().shared()->alloc(size, 64))) {
+        } else if (!kernel().shared() || !(p = kernel().shared()->alloc(size, 64))) {
             st = PLAT_ENOMEM;
         } else {
-            top().regions[name] = Region{p, size, 1};
+            kernel().regions[name] = Region{p, size, 1};
             if (created) *created = true;
         }
     }
@@ -163,15 +163,15 @@ void *sim_shared_map(const char *name, size_t size, bool *created, int *status)
 void sim_shared_unmap(void *p)
 {
     if (!p) return;
-    for (auto it = top().regions.begin(); it != top().regions.end(); ++it)
+    for (auto it = kernel().regions.begin(); it != kernel().regions.end(); ++it)
         if (it->second.p == p) {
             if (--it->second.refs == 0) {
-                top().shared()->free(p);
-                top().regions.erase(it);
+                kernel().shared()->free(p);
+                kernel().regions.erase(it);
             }
             return;
         }
-    top().misuse("plat_shared_unmap: the pointer is not from plat_shared_map");
+    kernel().misuse("plat_shared_unmap: the pointer is not from plat_shared_map");
 }
 
 } // namespace ipcsim

@@ -14,7 +14,7 @@ static Engine *engine_for(Thread &t, unsigned chan, int *st)
         *st = PLAT_ENOTSUP;
         return nullptr;
     }
-    Engine &e = top().engine(t.core->index);
+    Engine &e = kernel().engine(t.core->index);
     if (chan >= e.channels()) {
         *st = PLAT_EINVAL;
         return nullptr;
@@ -25,7 +25,7 @@ static Engine *engine_for(Thread &t, unsigned chan, int *st)
 unsigned sim_rx_channels(void)
 {
     Thread &t = self();
-    return (t.core->caps & PLAT_CAP_DMA) ? top().engine(t.core->index).channels() : 0;
+    return (t.core->caps & PLAT_CAP_DMA) ? kernel().engine(t.core->index).channels() : 0;
 }
 
 int sim_rx_post(unsigned chan, void *buf, size_t cap, uint32_t ring_bits)

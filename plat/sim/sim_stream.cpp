@@ -11,7 +11,8 @@ namespace ipcsim
 // The network of the run (the first stream device), or NULL with ENOENT.
 static Net *net(int *status)
 {
-    Net *n = top().net();
+    const Device *d = kernel().first("stream");
+    Net *n = d ? static_cast<Net *>(d->block) : nullptr;
     if (!n && status) *status = PLAT_ENOENT;
     return n;
 }
@@ -23,7 +24,7 @@ static bool wait_change(Thread &t, const Net &n, const char *call, uint64_t dl)
 {
     const OpExt &x = t.ext();
     if (!sleep_on(t, x.watch, call, dl, x.next_ps ? x.next_ps : NEVER)) return false;
-    if (uint64_t w = n.wake_ps()) top().block(t, nullptr, 0, call, now_ps() + w);
+    if (uint64_t w = n.wake_ps()) kernel().block(t, nullptr, 0, call, now_ps() + w);
     return true;
 }
 

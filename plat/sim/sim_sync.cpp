@@ -32,7 +32,7 @@ void sim_mutex_lock(plat_mutex *m)
     Thread &t = self();
     uint64_t *w = word(need(m, "plat_mutex_lock"));
     while (sim_access(t, OP_CAS, tlm::TLM_WRITE_COMMAND, w, 0, 1) != 0)
-        top().block(t, w, sizeof *w, "plat_mutex_lock", NEVER);
+        kernel().block(t, w, sizeof *w, "plat_mutex_lock", NEVER);
 }
 
 bool sim_mutex_trylock(plat_mutex *m)
@@ -47,7 +47,7 @@ void sim_mutex_unlock(plat_mutex *m)
     Thread &t = self();
     uint64_t *w = word(need(m, "plat_mutex_unlock"));
     if (sim_access(t, OP_XCHG, tlm::TLM_WRITE_COMMAND, w, 0, 0) == 0)
-        top().misuse("plat_mutex_unlock: the mutex is not locked");
+        kernel().misuse("plat_mutex_unlock: the mutex is not locked");
 }
 
 void sim_event_init(plat_event *ev, unsigned)

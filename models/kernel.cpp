@@ -1,0 +1,197 @@
+// kernel.cpp -- the run's kernel: blocks the glue reaches, threads, waking, stopping.
+#include "kernel.h"
+#include "core.h"
+#include "fabric.h"
+#include "memory.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdarg>
+#include <cstdio>
+#include <stdexcept>
+
+using namespace sc_core;
+
+namespace ipcsim
+{
+
+Kernel *Kernel::kernel_ = nullptr;
+
+Kernel::Kernel(sc_module_name name, const std::string &file, uint64_t seed, void (*entry_)(void *),
+               void *arg, const std::function<void(Kernel &)> &build)
+    : sc_module(name), entry(entry_), entry_arg(arg), file_(file), seed_(seed)
+{
+    kernel_ = this;
+    build(*this);
+}
+
+Kernel::~Kernel()
+{
+    if (kernel_ == this) kernel_ = nullptr;
+}
+
+void Kernel::add_core_blocks(Core *c, Memory *local, Engine *e)
+{
+    cores_.push_back(c);
+    locals_.push_back(local);
+    engines_.push_back(e);
+    live_++;
+}
+
+const Device *Kernel::device(const char *name, const char *api) const
+{
+    for (const Device &d : devices_)
+        if (d.name == name) return d.api == api ? &d : nullptr;
+    return nullptr;
+}
+
+const Device *Kernel::first(const char *api) const
+{
+    for (const Device &d : devices_)
+        if (d.api == api) return &d;
+    return nullptr;
+}
+
+void Kernel::set_core_memory(int core, Memory *m)
+{
+    if ((size_t)core >= core_mem_.size()) core_mem_.resize((size_t)core + 1, nullptr);
+    core_mem_[(size_t)core] = m;
+    if (std::find(mems_.begin(), mems_.end(), m) == mems_.end()) mems_.push_back(m);
+}
+
+Memory *Kernel::shared_holding(const void *p)
+{
+    if (shared_ && shared_->holds(p)) return shared_;
+    for (Memory *m : mems_)
+        if (m->holds(p)) return m;
+    return nullptr;
+}
+
+Memory *Kernel::block_of(const void *p)
+{
+    if (Memory *m = shared_holding(p)) return m;
+    for (Memory *m : locals_)
+        if (m && m->holds(p)) return m;
+    return nullptr;
+}
+
+// ---- threads ------------------------------------------------------------------
+
+void Kernel::adopt(const sc_process_handle &h, Thread *t)
+{
+    t->proc = h.get_process_object();
+    threads_[t->proc] = t;
+}
+
+void Kernel::forget(Thread *t)
+{
+    threads_.erase(t->proc);
+    if (last_thread_ == t) last_proc_ = nullptr, last_thread_ = nullptr;
+}
+
+Thread &Kernel::current()
+{
+    const sc_object *o = sc_get_current_process_handle().get_process_object();
+    if (o && o == last_proc_) return *last_thread_;
+    auto it = threads_.find(o);
+    if (it == threads_.end())
+        fail("ipcsim: a plat_* call outside the software of a simulated core (in %s)",
+             o ? o->name() : "no process");
+    last_proc_ = o;
+    last_thread_ = it->second;
+    return *it->second;
+}
+
+void Kernel::entry_done()
+{
+    if (--live_ == 0) sc_stop();
+}
+
+// ---- blocking and waking ----------------------------------------------------------
+
+void Kernel::block(Thread &t, const void *on, size_t len, const char *what, uint64_t wake_ps)
+{
+    uint64_t now = now_ps();
+    if (wake_ps <= now) return;
+    t.core->unhold(t); // a sleeping thread gives its time slice up
+    t.watch = on;
+    t.watch_len = len;
+    t.what = what;
+    if (on) watchers_.push_back(&t);
+    if (wake_ps == NEVER)
+        wait(t.ev);
+    else
+        wait(ps(wake_ps - now), t.ev);
+    if (on) watchers_.erase(std::find(watchers_.begin(), watchers_.end(), &t));
+    t.watch = nullptr;
+    t.what = nullptr;
+}
+
+void Kernel::wake(const void *p, size_t len)
+{
+    uintptr_t lo = (uintptr_t)p, hi = lo + len;
+    for (Thread *w : watchers_) {
+        uintptr_t a = (uintptr_t)w->watch;
+        if (a < hi && a + w->watch_len > lo) w->ev.notify();
+    }
+}
+
+// ---- stopping -------------------------------------------------------------------------
+
+// The calling thread never resumes and its stack is never unwound: keep
+// nothing on it that owns heap memory (LeakSanitizer cannot see that stack).
+void Kernel::stop(const char *msg)
+{
+    if (error_.empty()) {
+        error_ = msg;
+        sc_stop();
+    }
+    if (!sc_get_current_process_handle().valid()) throw std::runtime_error(error_);
+    for (;;) wait(never_); // the run is over for this thread
+}
+
+void Kernel::fail(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    stop(msg);
+}
+
+void Kernel::misuse(const char *fmt, ...)
+{
+    Thread &t = current();
+    char msg[1024];
+    int n =
+        snprintf(msg, sizeof msg, "ipcsim: core %d (%s): ", t.core->index, t.core->type.c_str());
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    stop(msg);
+}
+
+std::string Kernel::blocked() const
+{
+    std::string s;
+    for (const Core *c : cores_)
+        for (const Thread *t : c->threads) {
+            if (t->done) continue;
+            char line[512];
+            snprintf(line, sizeof line, "%score %d (%s) thread %s: blocked in %s",
+                     s.empty() ? "" : "; ", c->index, c->type.c_str(), t->name.c_str(),
+                     t->what ? t->what : "a wait");
+            s += line;
+        }
+    return s;
+}
+
+void Kernel::trace_vcd(sc_trace_file *tf)
+{
+    for (Core *c : cores_) sc_trace(tf, c->busy, std::string(c->name()) + ".busy");
+    fabric_->trace(tf);
+}
+
+} // namespace ipcsim
