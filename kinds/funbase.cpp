@@ -3,17 +3,17 @@
 // core 2 the PC behind PCIe; one HIBI segment joins the PEs, the MEM DMA in
 // front of the DDR (the shared memory) and the PCIe-to-HIBI bridge.
 #include "../models/accel.h"
-#include "../models/avalon.h"
-#include "../models/bridge.h"
+#include "../models/funbase/avalon.h"
+#include "../models/funbase/bridge.h"
 #include "../models/core.h"
-#include "../models/hibi.h"
-#include "../models/hpd.h"
+#include "../models/funbase/hibi.h"
+#include "../models/funbase/hpd.h"
 #include "../models/iobus.h"
 #include "kind.h"
-#include "../models/memdma.h"
+#include "../models/funbase/memdma.h"
 #include "../models/memory.h"
-#include "../models/pchost.h"
-#include "../models/pcie.h"
+#include "../models/funbase/pchost.h"
+#include "../models/funbase/pcie.h"
 
 #include <cmath>
 #include <cstdio>

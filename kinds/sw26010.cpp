@@ -9,10 +9,10 @@
 #include "../models/core.h"
 #include "../models/iobus.h"
 #include "kind.h"
-#include "../models/mc.h"
+#include "../models/sw26010/mc.h"
 #include "../models/memory.h"
-#include "../models/mesh.h"
-#include "../models/noc.h"
+#include "../models/sw26010/mesh.h"
+#include "../models/sw26010/noc.h"
 #include "../models/xbar.h"
 
 #include <cstdio>
@@ -146,7 +146,7 @@ static std::vector<plat_core_desc> describe(const struct conf *c)
     return v;
 }
 
-// The native mesh gets the layout the sim mesh is built with (models/mesh.h).
+// The native mesh gets the layout the sim mesh is built with (models/sw26010/mesh.h).
 static void devices(const struct conf *c, DevDescs &out)
 {
     describe_devices(c, out);

@@ -20,7 +20,7 @@
  *
  * Net is the socket layer; what lies below it (how long a call takes, when
  * written bytes become readable, how much a send may add) is a set of
- * virtual functions, so another network (models/tcp.h: TCP over Ethernet)
+ * virtual functions, so another network (models/gbe/tcp.h: TCP over Ethernet)
  * derives from Net and keeps listeners, buffers, close and pollers as they
  * are. Net's own versions are the wire described above.
  */

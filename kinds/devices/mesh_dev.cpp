@@ -1,9 +1,9 @@
 // mesh_dev.cpp -- device type `mesh`: a register mesh of rows x cols cores
-// (models/mesh.h) on the device bus; natively SPSC rings between the cores.
+// (models/sw26010/mesh.h) on the device bus; natively SPSC rings between the cores.
 #include "../devtype.h"
 
 #include "../../models/iobus.h"
-#include "../../models/mesh.h"
+#include "../../models/sw26010/mesh.h"
 
 namespace ipcsim
 {
@@ -16,7 +16,7 @@ static const struct conf_rule rules[] = {
     {"devices.*.depth", CONF_T_INT, true, 1, 1 << 20},
     {"devices.*.latency_ns", CONF_T_NUM, true, 0, BIG},
     {"devices.*.get_latency_ns", CONF_T_NUM, true, 0, BIG},
-    // The layout of several arrays (models/mesh.h); default one array from core 0.
+    // The layout of several arrays (models/sw26010/mesh.h); default one array from core 0.
     {"devices.*.first_core", CONF_T_INT, false, 0, 1 << 20},
     {"devices.*.stride", CONF_T_INT, false, 1, 1 << 20},
     {"devices.*.arrays", CONF_T_INT, false, 1, 4096},

@@ -4,7 +4,7 @@
 #include "../devtype.h"
 
 #include "../../models/iobus.h"
-#include "../../models/tcp.h"
+#include "../../models/gbe/tcp.h"
 
 namespace ipcsim
 {

@@ -1,7 +1,7 @@
 /*
  * mesh.c -- a register mesh in software (native).
  *
- * The layout is models/mesh.h's: `arrays` arrays of rows x cols positions,
+ * The layout is models/sw26010/mesh.h's: `arrays` arrays of rows x cols positions,
  * array a holding cores first_core + a * stride + (0 .. rows * cols - 1),
  * position i at (i / cols, i % cols); by default one array from core 0, so
  * core i sits at (i / cols, i % cols). Words stay inside an array. The

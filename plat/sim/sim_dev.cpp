@@ -3,7 +3,7 @@
 
 #include "../../models/accel.h"
 #include "../../models/hwq.h"
-#include "../../models/mesh.h"
+#include "../../models/sw26010/mesh.h"
 #include "../../models/fabric.h"
 
 namespace ipcsim

@@ -1,5 +1,5 @@
 /*
- * models/noc.h -- the network on chip between the SW26010's core groups, in
+ * models/sw26010/noc.h -- the network on chip between the SW26010's core groups, in
  * front of their memory controllers.
  *
  * The crossbar decodes a main-memory address to the port of the core group
@@ -16,7 +16,7 @@
 #ifndef IPCSIM_MODELS_NOC_H
 #define IPCSIM_MODELS_NOC_H
 
-#include "proto.h"
+#include "../proto.h"
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>

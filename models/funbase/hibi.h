@@ -1,5 +1,5 @@
 /*
- * models/hibi.h -- a HIBI v3 bus segment (Funbase), event driven per turn.
+ * models/funbase/hibi.h -- a HIBI v3 bus segment (Funbase), event driven per turn.
  *
  * Agents are the wrappers on the segment: a PE DMA per Nios, the MEM DMA,
  * the PCIe bridge, accelerators. Each binds initiator sockets (what it
@@ -37,8 +37,8 @@
 #ifndef IPCSIM_MODELS_HIBI_H
 #define IPCSIM_MODELS_HIBI_H
 
-#include "fabric.h"
-#include "proto.h"
+#include "../fabric.h"
+#include "../proto.h"
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>

@@ -1,7 +1,7 @@
 // pchost.cpp -- the PC: its memory, programmed I/O, and the word/DMA driver.
 #include "pchost.h"
-#include "memory.h"
-#include "kernel.h"
+#include "../memory.h"
+#include "../kernel.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,8 +1,8 @@
 // hpd.cpp -- the HIBI PE DMA: one transmit at a time, receive channels.
 #include "hpd.h"
-#include "core.h"
-#include "memory.h"
-#include "kernel.h"
+#include "../core.h"
+#include "../memory.h"
+#include "../kernel.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,5 +1,5 @@
 /*
- * models/tcp.h -- byte streams as TCP connections between the hosts of a
+ * models/gbe/tcp.h -- byte streams as TCP connections between the hosts of a
  * platform, over Gigabit Ethernet between hosts and loopback inside one
  * (a `type: tcp` stream device; docs/gbe.md).
  *
@@ -10,7 +10,7 @@
  * writer's host cuts segments of at most one MSS from it as its receive
  * window allows (TCP_NODELAY: a short segment goes at once) and sends them
  * one after the other through its transmit path (tx_segment_ns each) to the
- * NIC (models/eth.h) or, inside a host, straight to its own receive path.
+ * NIC (models/gbe/eth.h) or, inside a host, straight to its own receive path.
  * The receiving host takes each packet after the interrupt (irq_ns, wire
  * only) through its receive path (rx_segment_ns each, one at a time); the
  * bytes are then readable and the ACK rules run: an ACK at once when more
@@ -29,7 +29,7 @@
 #define IPCSIM_MODELS_TCP_H
 
 #include "eth.h"
-#include "net.h"
+#include "../net.h"
 
 #include <map>
 

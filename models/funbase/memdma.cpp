@@ -1,7 +1,7 @@
 // memdma.cpp -- the MEM DMA: direct words, DMA channels, DDR behind.
 #include "memdma.h"
-#include "engine.h"
-#include "kernel.h"
+#include "../engine.h"
+#include "../kernel.h"
 
 using namespace sc_core;
 

@@ -1,7 +1,7 @@
 // hibi.cpp -- the HIBI segment: turns, distributed arbitration, FIFOs.
 #include "hibi.h"
-#include "engine.h"
-#include "kernel.h"
+#include "../engine.h"
+#include "../kernel.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 /*
- * models/mc.h -- a core group's memory controller in front of its DRAM.
+ * models/sw26010/mc.h -- a core group's memory controller in front of its DRAM.
  *
  * The controller's channel is the crossbar port it sits behind: that port's
  * lanes run at the channel's sustained rate and move whole DRAM bursts
@@ -19,7 +19,7 @@
 #ifndef IPCSIM_MODELS_MC_H
 #define IPCSIM_MODELS_MC_H
 
-#include "proto.h"
+#include "../proto.h"
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>

@@ -1,5 +1,5 @@
 /*
- * models/mesh.h -- a register mesh (like the SW26010 CPE rows and columns).
+ * models/sw26010/mesh.h -- a register mesh (like the SW26010 CPE rows and columns).
  *
  * The mesh is `arrays` arrays of rows x cols positions. Array a holds cores
  * first + a * stride ... first + a * stride + rows * cols - 1 (stride: cores
@@ -20,7 +20,7 @@
 #ifndef IPCSIM_MODELS_MESH_H
 #define IPCSIM_MODELS_MESH_H
 
-#include "proto.h"
+#include "../proto.h"
 
 #include <tlm_utils/simple_target_socket.h>
 

@@ -1,5 +1,5 @@
 /*
- * models/avalon.h -- a Nios II's data master: its loads, stores, atomics
+ * models/funbase/avalon.h -- a Nios II's data master: its loads, stores, atomics
  * and copies.
  *
  * The Nios reaches its own memories -- the dual-port on-chip RAM (port A)

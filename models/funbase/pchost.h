@@ -1,5 +1,5 @@
 /*
- * models/pchost.h -- the PC host (the paper's 2.4 GHz Debian PC): its
+ * models/funbase/pchost.h -- the PC host (the paper's 2.4 GHz Debian PC): its
  * memory path, its side of the PCIe link, and the driver that is its DMA
  * engine as the plat_* glue sees it.
  *
@@ -37,8 +37,8 @@
 #ifndef IPCSIM_MODELS_PCHOST_H
 #define IPCSIM_MODELS_PCHOST_H
 
-#include "core.h"
-#include "engine.h"
+#include "../core.h"
+#include "../engine.h"
 #include "hibi.h"
 #include "pcie.h"
 

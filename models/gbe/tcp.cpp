@@ -1,7 +1,7 @@
 // tcp.cpp -- TCP flows between hosts: segments, windows, ACKs, host costs.
 #include "tcp.h"
-#include "iobus.h"
-#include "kernel.h"
+#include "../iobus.h"
+#include "../kernel.h"
 
 #include "ipcsim/plat.h"
 

@@ -1,7 +1,7 @@
 // avalon.cpp -- a Nios's data master: its own memories, word requests beyond.
 #include "avalon.h"
-#include "core.h"
-#include "memory.h"
+#include "../core.h"
+#include "../memory.h"
 
 #include <algorithm>
 

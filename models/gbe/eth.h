@@ -1,5 +1,5 @@
 /*
- * models/eth.h -- a full-duplex Gigabit Ethernet link joining the NICs of two
+ * models/gbe/eth.h -- a full-duplex Gigabit Ethernet link joining the NICs of two
  * hosts (the XMCAPI paper's two PCs; docs/gbe.md).
  *
  * Host h hands its NIC an IP packet on in[h]. The NIC sends one frame at a
@@ -15,7 +15,7 @@
 #ifndef IPCSIM_MODELS_ETH_H
 #define IPCSIM_MODELS_ETH_H
 
-#include "timed.h"
+#include "../timed.h"
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>

@@ -1,5 +1,5 @@
 /*
- * models/hpd.h -- the HIBI PE DMA (HPD, formerly N2H2) of a Nios: the Nios's
+ * models/funbase/hpd.h -- the HIBI PE DMA (HPD, formerly N2H2) of a Nios: the Nios's
  * DMA engine and its agent on the HIBI segment.
  *
  * The Nios configures it through Avalon registers (hibi_pe_dma.c):
@@ -40,7 +40,7 @@
 #ifndef IPCSIM_MODELS_HPD_H
 #define IPCSIM_MODELS_HPD_H
 
-#include "engine.h"
+#include "../engine.h"
 #include "hibi.h"
 
 #include <tlm_utils/simple_initiator_socket.h>

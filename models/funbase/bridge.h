@@ -1,5 +1,5 @@
 /*
- * models/bridge.h -- the PCIe-to-HIBI bridge (Funbase pcie_to_hibi): the
+ * models/funbase/bridge.h -- the PCIe-to-HIBI bridge (Funbase pcie_to_hibi): the
  * PC's agent on the HIBI segment.
  *
  * From the PC (the link's down direction, programmed I/O):

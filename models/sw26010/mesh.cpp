@@ -1,6 +1,6 @@
 // mesh.cpp -- row/column register communication with receive buffers.
 #include "mesh.h"
-#include "kernel.h"
+#include "../kernel.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,5 +1,5 @@
 /*
- * models/pcie.h -- the PCIe link between the PC and the FPGA board.
+ * models/funbase/pcie.h -- the PCIe link between the PC and the FPGA board.
  *
  * Two directions, each a wire that carries one TLP after the other: a TLP
  * of p payload bytes occupies it for (p + tlp_overhead) / (lanes x

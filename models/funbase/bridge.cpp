@@ -1,9 +1,9 @@
 // bridge.cpp -- the PCIe-to-HIBI bridge: PIO words, its DMA engine, traffic to the PC.
 #include "bridge.h"
-#include "core.h"
-#include "engine.h"
-#include "memory.h"
-#include "kernel.h"
+#include "../core.h"
+#include "../engine.h"
+#include "../memory.h"
+#include "../kernel.h"
 
 #include <algorithm>
 #include <cstring>

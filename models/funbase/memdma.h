@@ -1,5 +1,5 @@
 /*
- * models/memdma.h -- the HIBI MEM DMA: the adapter between the HIBI segment
+ * models/funbase/memdma.h -- the HIBI MEM DMA: the adapter between the HIBI segment
  * and the external DDR2 memory (the platform's shared memory).
  *
  * Two ways in (HIBI_MEM_DMA.docx):
