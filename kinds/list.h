@@ -10,16 +10,20 @@
 #ifndef IPCSIM_KINDS_LIST_H
 #define IPCSIM_KINDS_LIST_H
 
-#define IPCSIM_KINDS(X)                                                                            \
-    X(ideal)                                                                                       \
-    X(funbase)                                                                                     \
-    X(sw26010)
+// clang-format off
+#define IPCSIM_KINDS(X) \
+    X(ideal)            \
+    X(funbase)          \
+    X(sw26010)          \
+    /* end of list */
 
-#define IPCSIM_DEVTYPES(X)                                                                         \
-    X(hwq)                                                                                         \
-    X(mesh)                                                                                        \
-    X(accel)                                                                                       \
-    X(stream)                                                                                      \
-    X(tcp)
+#define IPCSIM_DEVTYPES(X) \
+    X(hwq)                 \
+    X(mesh)                \
+    X(accel)               \
+    X(stream)              \
+    X(tcp)                 \
+    /* end of list */
+// clang-format on
 
 #endif
