@@ -1,9 +1,11 @@
 /*
  * apps/apps.h -- the apps of this build (internal to apps/).
  *
- * Adding an app: write apps/<name>.c defining `const struct app app_<name>`
- * (only public headers: an IPC library's, plat.h, app.h), declare it here
- * and list it in app_table (apps.c). docs/scenarios.md has the details.
+ * Adding an app: write apps/<paper>/<name>.c (the folder its scenarios have
+ * in scenarios/) defining `const struct app app_<name>` (only public
+ * headers: an IPC library's, plat.h, app.h, and this one as "../apps.h"),
+ * declare it here and list it in app_table (apps.c). docs/scenarios.md has
+ * the details.
  */
 #ifndef IPCSIM_APPS_H
 #define IPCSIM_APPS_H

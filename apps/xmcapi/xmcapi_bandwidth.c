@@ -1,5 +1,5 @@
 /*
- * apps/xmcapi_bandwidth.c -- XMCAPI's Fig. 7: packet-channel bandwidth one
+ * apps/xmcapi/xmcapi_bandwidth.c -- XMCAPI's Fig. 7: packet-channel bandwidth one
  * way between two hosts (paper 001).
  *
  * Host a connects a packet channel to host b and, for every size of
@@ -9,7 +9,7 @@
  * first send to that answer. Phases (`measure`): dc (the communicators on
  * the hosts' second cores) reports pktchan_MBps, sc pktchan_sc_MBps.
  */
-#include "apps.h"
+#include "../apps.h"
 #include "xmcapi_common.h"
 
 #include "ipcsim/plat.h"

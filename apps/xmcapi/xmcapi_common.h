@@ -1,5 +1,5 @@
 /*
- * apps/xmcapi_common.h -- what the XMCAPI apps share (paper 001).
+ * apps/xmcapi/xmcapi_common.h -- what the XMCAPI apps share (paper 001).
  *
  * Roles: a and b are the two hosts' user threads (MCAPI nodes 0 and 1 of
  * domain 1); a2 and b2, when mapped, are the hosts' second cores, where a

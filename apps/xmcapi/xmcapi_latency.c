@@ -1,5 +1,5 @@
 /*
- * apps/xmcapi_latency.c -- XMCAPI's Fig. 6: message round trip between two
+ * apps/xmcapi/xmcapi_latency.c -- XMCAPI's Fig. 6: message round trip between two
  * hosts, against plain TCP (paper 001).
  *
  * For every size of `sizes`, `reps` timed round trips after `warmup`
@@ -12,7 +12,7 @@
  *                   own core: the single-core host.
  * Every echo is checked byte for byte.
  */
-#include "apps.h"
+#include "../apps.h"
 #include "xmcapi_common.h"
 
 #include "ipcsim/plat.h"

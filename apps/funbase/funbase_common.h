@@ -1,5 +1,5 @@
 /*
- * apps/funbase_common.h -- what the FUNCAPI (paper 000) workloads share.
+ * apps/funbase/funbase_common.h -- what the FUNCAPI (paper 000) workloads share.
  *
  * Every funbase app is a set of MCAPI nodes on the DMA transport
  * (MCAPI_TRANSPORT_DMA), FUNCAPI's way: static routes, one line per node
@@ -18,7 +18,7 @@
 #ifndef IPCSIM_APPS_FUNBASE_COMMON_H
 #define IPCSIM_APPS_FUNBASE_COMMON_H
 
-#include "apps.h"
+#include "../apps.h"
 
 #include "ipcsim/plat.h"
 #include "mcapi.h"

@@ -27,7 +27,7 @@
  * Block format (input and output alike): 64 int16_t in row-major order, in
  * host byte order: 128 bytes, well under MCAPI_MAX_MSG_SIZE.
  */
-#include "apps.h"
+#include "../apps.h"
 
 #include "ipcsim/plat.h"
 #include "mcapi.h"

@@ -19,7 +19,7 @@
  * Reports series roundtrip_ns: x = size in bytes, value = mean round trip
  * (DMA start to echo doorbell) over `reps`, after `warmup` untimed ones.
  */
-#include "apps.h"
+#include "../apps.h"
 
 #include "ipcsim/plat.h"
 

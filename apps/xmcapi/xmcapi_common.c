@@ -1,4 +1,4 @@
-/* apps/xmcapi_common.c -- shared by the XMCAPI apps (xmcapi_common.h). */
+/* apps/xmcapi/xmcapi_common.c -- shared by the XMCAPI apps (xmcapi_common.h). */
 #include "xmcapi_common.h"
 
 #include "ipcsim/plat.h"

@@ -1,5 +1,5 @@
 /*
- * apps/sw_common.h -- what the SW26010 apps (paper 004) share.
+ * apps/sw26010/sw_common.h -- what the SW26010 apps (paper 004) share.
  *
  * A core group (CG) is an "mpe" core followed by its "cpe" cores (the
  * platform file's order, docs/sw26010.md). Every CG runs the same
@@ -10,7 +10,7 @@
 #ifndef IPCSIM_APPS_SW_COMMON_H
 #define IPCSIM_APPS_SW_COMMON_H
 
-#include "apps.h"
+#include "../apps.h"
 #include "coro.h"
 
 #include <stdint.h>
