@@ -68,6 +68,20 @@ void dev_desc_set(DevDescs &out, size_t i, const char *key, double value);
 constexpr double BIG = 1e18;
 constexpr double TINY = 1e-12;
 
+// The rules of the costs every core section `S` has: the ones the backend
+// charges itself (models/core.h). A kind adds its own after them, and
+// `S.costs.*` (any other cost, read by plat_cost) last.
+// clang-format off
+#define KIND_CORE_COSTS(S)                                \
+    {S ".costs", CONF_T_MAP, true, 1, 0},                 \
+    {S ".costs.thread_spawn", CONF_T_NUM, true, 0, BIG},  \
+    {S ".costs.switch", CONF_T_NUM, true, 0, BIG},        \
+    {S ".costs.dma_setup", CONF_T_NUM, true, 0, BIG},     \
+    {S ".costs.doorbell", CONF_T_NUM, true, 0, BIG},      \
+    {S ".costs.irq", CONF_T_NUM, true, 0, BIG}
+#define KIND_OTHER_COSTS(S) {S ".costs.*", CONF_T_NUM, false, 0, BIG}
+// clang-format on
+
 } // namespace ipcsim
 
 #endif

@@ -23,21 +23,19 @@ namespace ipcsim
 {
 
 // The core sections (mpe, cpe) share their rules.
-#define CORE_RULES(S)                                                                              \
-    {S, CONF_T_MAP, true, 1, 0}, {S ".type", CONF_T_STR, true, 1, 0},                              \
-        {S ".caps", CONF_T_LIST, true, 1, 0}, {S ".local_bytes", CONF_T_INT, true, 0, BIG},        \
-        {S ".rx_channels", CONF_T_INT, true, 0, 1 << 16},                                          \
-        {S ".timeslice_ns", CONF_T_NUM, false, 0, BIG}, {S ".costs", CONF_T_MAP, true, 1, 0},      \
-        {S ".costs.thread_spawn", CONF_T_NUM, true, 0, BIG},                                       \
-        {S ".costs.switch", CONF_T_NUM, true, 0, BIG},                                             \
-        {S ".costs.dma_setup", CONF_T_NUM, true, 0, BIG},                                          \
-        {S ".costs.doorbell", CONF_T_NUM, true, 0, BIG},                                           \
-        {S ".costs.irq", CONF_T_NUM, true, 0, BIG},                                                \
-        {S ".costs.coro_switch", CONF_T_NUM, true, 0, BIG},                                        \
-        {S ".costs.coro_spawn", CONF_T_NUM, true, 0, BIG},                                         \
-    {                                                                                              \
-        S ".costs.*", CONF_T_NUM, false, 0, BIG                                                    \
-    }
+// clang-format off
+#define CORE_RULES(S)                                    \
+    {S, CONF_T_MAP, true, 1, 0},                         \
+    {S ".type", CONF_T_STR, true, 1, 0},                 \
+    {S ".caps", CONF_T_LIST, true, 1, 0},                \
+    {S ".local_bytes", CONF_T_INT, true, 0, BIG},        \
+    {S ".rx_channels", CONF_T_INT, true, 0, 1 << 16},    \
+    {S ".timeslice_ns", CONF_T_NUM, false, 0, BIG},      \
+    KIND_CORE_COSTS(S),                                  \
+    {S ".costs.coro_switch", CONF_T_NUM, true, 0, BIG},  \
+    {S ".costs.coro_spawn", CONF_T_NUM, true, 0, BIG},   \
+    KIND_OTHER_COSTS(S)
+// clang-format on
 
 static const struct conf_rule rules[] = {
     {"platform", CONF_T_STR, true, 1, 0},

@@ -1,7 +1,7 @@
 /*
  * plat/backend.h -- what plat_run (kinds/run.cpp) hands a backend (internal).
  *
- * The platform kind's code (models/) turns the platform file into lists of
+ * The platform kind's code (kinds/) turns the platform file into lists of
  * core and device descriptions; the native backend needs nothing more, the
  * sim backend builds its models from r->platform.
  */
@@ -31,7 +31,7 @@ struct plat_dev_param {
 };
 struct plat_dev_desc {
     const char *name;
-    const char *type;                    /* hwq, mesh, accel, stream */
+    const char *type; /* the plat.h device its type implements: hwq, mesh, accel, stream */
     const struct plat_dev_param *params; /* the section's numeric keys */
     int nparams;
 };
