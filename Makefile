@@ -39,12 +39,13 @@ LDLIBS += -lyaml -lpthread -lm
 # ---- sources -----------------------------------------------------------------
 
 LIB_SRC := plat/plat.c $(wildcard plat/native/*.c)
-MCAPI_SRC := $(wildcard mcapi_ref/*/*.c)
+# The library's layers, named: mcapi_ref/examples/ holds programs, not library code.
+MCAPI_SRC := $(wildcard mcapi_ref/top/*.c mcapi_ref/transport/*.c mcapi_ref/drivers/*.c)
 # libxmcapi.a is libmcapi.a with XMCAPI added and mcapi_ref/top/select.c
 # replaced by xmcapi/xm_select.c (which also picks the XMCAPI transport).
 XMCAPI_SRC := $(filter-out mcapi_ref/top/select.c,$(MCAPI_SRC)) $(wildcard xmcapi/*.c)
 CORO_SRC := $(wildcard coro/*.c)
-EXAMPLE_SRC := $(wildcard apps/examples/*.c)
+EXAMPLE_SRC := $(wildcard mcapi_ref/examples/*.c)
 CONF_SRC := $(wildcard conf/*.cpp)
 SIM_SRC := $(wildcard plat/sim/*.cpp) $(wildcard models/*.cpp) $(wildcard models/*/*.cpp)
 APPS_SRC := $(wildcard apps/*.c)
@@ -74,7 +75,7 @@ SIM_LIB := $(BUILD)/lib/libipcsim_sim.a
 APPS_LIB := $(BUILD)/lib/libipcsim_apps.a
 IPCSIM := $(BUILD)/ipcsim
 BENCHES := $(patsubst bench/%,$(BUILD)/bench/%,$(basename $(BENCH_SRC)))
-EXAMPLES := $(patsubst apps/examples/%,$(BUILD)/examples/%,$(basename $(EXAMPLE_SRC)))
+EXAMPLES := $(patsubst mcapi_ref/examples/%,$(BUILD)/examples/%,$(basename $(EXAMPLE_SRC)))
 BINS := $(patsubst bin/%.c,$(BUILD)/bin/%,$(BIN_SRC))
 TESTS := $(addprefix $(BUILD)/tests/,$(TEST_DIRS))
 
@@ -134,7 +135,7 @@ $(BINS): $(BUILD)/bin/%: $(BUILD)/obj/bin/%.o $(BUILD)/obj/bin/xmcli.o $(XMCAPI_
 	@mkdir -p $(@D)
 	$(CXX) $(LDFLAGS) -o $@ $(filter %.o,$^) $(XMCAPI_LIB) $(CONF_LIB) $(LIB) $(LDLIBS)
 
-$(BUILD)/examples/%: $(BUILD)/obj/apps/examples/%.o $(MCAPI_LIB) $(LIB)
+$(BUILD)/examples/%: $(BUILD)/obj/mcapi_ref/examples/%.o $(MCAPI_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< $(MCAPI_LIB) $(LIB) -lpthread
 
