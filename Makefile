@@ -40,7 +40,9 @@ LDLIBS += -lyaml -lpthread -lm
 
 LIB_SRC := plat/plat.c $(wildcard plat/native/*.c)
 # The library's layers, named: mcapi_ref/examples/ holds programs, not library code.
-MCAPI_SRC := $(wildcard mcapi_ref/top/*.c mcapi_ref/transport/*.c mcapi_ref/drivers/*.c)
+# transport/ is what the transports share, transport/<name>/ one transport each.
+MCAPI_SRC := $(wildcard mcapi_ref/top/*.c mcapi_ref/transport/*.c mcapi_ref/transport/*/*.c \
+    mcapi_ref/drivers/*.c)
 # libxmcapi.a is libmcapi.a with XMCAPI added and mcapi_ref/top/select.c
 # replaced by xmcapi/xm_select.c (which also picks the XMCAPI transport).
 XMCAPI_SRC := $(filter-out mcapi_ref/top/select.c,$(MCAPI_SRC)) $(wildcard xmcapi/*.c)

@@ -150,7 +150,7 @@ mcapi_status_t tp_attr_settable(mcapi_uint_t num, const void *attr, size_t size)
 
 extern const struct mcapi_transport mcapi_shm_transport;
 /* DMA into receive channels, a static mapping of nodes to cores, no shared
- * memory (FUNCAPI's way; transport/dma_tp.h). */
+ * memory (FUNCAPI's way; transport/dma/dma_tp.h). */
 extern const struct mcapi_transport mcapi_dma_transport;
 
 #endif

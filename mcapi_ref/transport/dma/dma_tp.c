@@ -1,10 +1,10 @@
 /*
- * transport/dma_tp.c -- the DMA transport's function table: the only thing
+ * transport/dma/dma_tp.c -- the DMA transport's function table: the only thing
  * the top layer sees of it (transport/transport.h). mcapi_initialize picks
  * it when mcapi_param_t.transport is MCAPI_TRANSPORT_DMA.
  */
 #include "dma_tp.h"
-#include "handle.h"
+#include "../handle.h"
 
 /* A channel handle op may use: its end, kind and timeout. */
 static mcapi_status_t check_chan(struct tp_node *tp, struct tp_op *op)

@@ -1,9 +1,9 @@
 /*
- * transport/shm_tp.c -- the shared-memory transport's function table: the
+ * transport/shm/shm_tp.c -- the shared-memory transport's function table: the
  * only thing the top layer sees of it.
  */
 #include "db.h"
-#include "handle.h"
+#include "../handle.h"
 
 static uint32_t epoch(struct tp_node *tp)
 {
