@@ -29,7 +29,7 @@ sizes_of() {
         [ -e "$src" ] || continue
         obj="$tmp/$(echo "$src" | tr / -).o"
         # shellcheck disable=SC2086 # flags is a list of options
-        "$cc" -std=c11 $flags -Iinclude -Imcapi_ref/include -c "$src" -o "$obj"
+        "$cc" -std=c11 $flags -Iinclude -Imcapi_ref/include -Imcapi_ref/transport -c "$src" -o "$obj"
         read -r t d b < <(size "$obj" | awk 'NR == 2 { print $1, $2, $3 }')
         files=$((files + 1)) text=$((text + t)) rest=$((rest + d + b))
     done

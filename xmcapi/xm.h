@@ -38,7 +38,7 @@
 #include "topo.h"
 #include "wire.h"
 
-#include "../mcapi_ref/transport/transport.h"
+#include "mcapi_transport.h"
 #include "ipcsim/plat.h"
 
 #include <stdbool.h>
@@ -180,6 +180,10 @@ struct tp_node {
 };
 
 /* xm_node.c */
+/* Whether XMCAPI takes a node that names no transport (mcapi_transport.h,
+ * claims): one its topology file lists, unless its parameters name a
+ * shared region or routes, which ask for shared memory. */
+bool xm_claims(const mcapi_param_t *param, mcapi_domain_t dom, mcapi_node_t node);
 mcapi_status_t xm_attach(struct tp_node **tp, mcapi_domain_t dom, mcapi_node_t node,
                          const mcapi_param_t *param, mcapi_info_t *info);
 void xm_detach(struct tp_node *tp);

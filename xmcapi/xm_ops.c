@@ -582,6 +582,8 @@ static mcapi_status_t pkt_release(struct tp_node *tp, const void *buf, bool test
 
 const struct mcapi_transport mcapi_xm_transport = {
     .name = "xmcapi",
+    .kind = MCAPI_TRANSPORT_XMCAPI,
+    .claims = xm_claims,
     .attach = xm_attach,
     .detach = xm_detach,
     .epoch = xm_epoch,

@@ -1,6 +1,6 @@
 /*
  * transport/dma/dma_tp.c -- the DMA transport's function table: the only thing
- * the top layer sees of it (transport/transport.h). mcapi_initialize picks
+ * the top layer sees of it (transport/mcapi_transport.h). mcapi_initialize picks
  * it when mcapi_param_t.transport is MCAPI_TRANSPORT_DMA.
  */
 #include "dma_tp.h"
@@ -118,6 +118,7 @@ static mcapi_status_t available(struct tp_node *tp, enum tp_kind kind, mcapi_uin
 
 const struct mcapi_transport mcapi_dma_transport = {
     .name = "dma",
+    .kind = MCAPI_TRANSPORT_DMA,
     .attach = dt_node_attach,
     .detach = dt_node_detach,
     .epoch = dt_epoch,

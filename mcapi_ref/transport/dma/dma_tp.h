@@ -29,7 +29,7 @@
 #define MCAPI_TRANSPORT_DMA_TP_H
 
 #include "mcapi.h"
-#include "../transport.h"
+#include "mcapi_transport.h"
 
 #include "../../drivers/rx.h"
 

@@ -30,7 +30,7 @@
 #define MCAPI_TRANSPORT_DB_H
 
 #include "mcapi.h"
-#include "../transport.h"
+#include "mcapi_transport.h"
 
 #include "../../drivers/shm.h"
 

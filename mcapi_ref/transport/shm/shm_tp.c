@@ -124,6 +124,7 @@ static mcapi_status_t available(struct tp_node *tp, enum tp_kind kind, mcapi_uin
 
 const struct mcapi_transport mcapi_shm_transport = {
     .name = "shm",
+    .kind = MCAPI_TRANSPORT_SHM,
     .attach = tp_node_attach,
     .detach = tp_node_detach,
     .epoch = epoch,

@@ -1,5 +1,5 @@
 /*
- * transport/transport.h -- what the top layer asks of a transport.
+ * transport/mcapi_transport.h -- what the top layer asks of a transport.
  *
  * The top layer (API, argument checks, requests) reaches a transport only
  * through struct mcapi_transport, as OpenMCAPI's generic layer reaches its
@@ -70,6 +70,12 @@ struct tp_op {
 
 struct mcapi_transport {
     const char *name;
+    /* The mcapi_param_t.transport value that asks for this transport. */
+    enum mcapi_transport_kind kind;
+    /* Optional (NULL: never). Whether the transport takes a node whose
+     * parameters name no transport (NULL, or MCAPI_TRANSPORT_SHM, the zero
+     * value) instead of the default; asked before any kind is matched. */
+    bool (*claims)(const mcapi_param_t *param, mcapi_domain_t dom, mcapi_node_t node);
     /* Join domain dom as node; fills *tp and info. */
     mcapi_status_t (*attach)(struct tp_node **tp, mcapi_domain_t dom, mcapi_node_t node,
                              const mcapi_param_t *param, mcapi_info_t *info);
@@ -147,6 +153,12 @@ mcapi_status_t tp_attr_unknown(mcapi_uint_t num);
 /* Whether an endpoint's owner may set attribute num to the value at attr:
  * tp_attr_check, then MCAPI_ERR_ATTR_READONLY or MCAPI_ERR_ATTR_VALUE. */
 mcapi_status_t tp_attr_settable(mcapi_uint_t num, const void *attr, size_t size);
+
+/* The transports a library holds, NULL-terminated, for top/select.c. Exactly
+ * one archive member defines it: transport/transports.c in libmcapi.a,
+ * xmcapi/xm_transports.c in libxmcapi.a (docs/mcapi.md, "Choosing a
+ * transport"). */
+extern const struct mcapi_transport *const mcapi_transports[];
 
 extern const struct mcapi_transport mcapi_shm_transport;
 /* DMA into receive channels, a static mapping of nodes to cores, no shared
