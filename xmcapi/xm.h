@@ -71,6 +71,9 @@ static inline uint32_t xm_h(unsigned kind, unsigned dom, unsigned node, unsigned
 #define XM_H_NODE(h) ((unsigned)((h) >> 21) & 63u)
 #define XM_H_GEN(h) ((unsigned)((h) >> 10) & 0x7ffu)
 #define XM_H_PORT(h) ((unsigned)(h)&0x3ffu)
+/* A channel handle's type and direction (its kind is 2 + chan * 2 + dir). */
+#define XM_H_CHAN(h) ((XM_H_KIND(h) - 2u) / 2u)
+#define XM_H_DIR(h) ((XM_H_KIND(h) - 2u) % 2u)
 #define XM_PEER(dom, node) ((unsigned)(dom)*MCA_MAX_NODES + (unsigned)(node))
 
 /* What a receive queue holds: a message or packet (buf, len) or a scalar. */

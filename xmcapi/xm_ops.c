@@ -87,14 +87,9 @@ static mcapi_status_t check(struct tp_node *tp, struct tp_op *op)
         break;
     default:
         if ((e = chan(tp, op->h, &st))) {
-            unsigned k = XM_H_KIND(op->h) - 2;
-            if (op->kind == TP_CLOSE && k / 2 != op->chan)
-                st = MCAPI_ERR_CHAN_TYPE;
-            else if (op->kind == TP_CLOSE && k % 2 != op->dir)
-                st = MCAPI_ERR_CHAN_DIRECTION;
-            else if (op->kind != TP_CLOSE && k != op->chan * 2u + op->dir)
-                st = MCAPI_ERR_CHAN_INVALID;
-            else if (op->kind == TP_PKT_SEND && op->len > (size_t)e->a.max_payload)
+            st = tp_chan_fits(op, XM_H_CHAN(op->h), XM_H_DIR(op->h));
+            if (st == MCAPI_SUCCESS && op->kind == TP_PKT_SEND &&
+                op->len > (size_t)e->a.max_payload)
                 st = MCAPI_ERR_PKT_SIZE;
         }
         break;
@@ -385,38 +380,24 @@ static mcapi_status_t close_(struct tp_node *tp, struct tp_op *op)
     return MCAPI_SUCCESS;
 }
 
+static tp_step_fn *const steps[TP_NKINDS] = {
+    [TP_GET] = get,
+    [TP_MSG_SEND] = msg_send,
+    [TP_MSG_RECV] = msg_recv,
+    [TP_PKT_SEND] = chan_send,
+    [TP_PKT_RECV] = chan_recv,
+    [TP_SCL_SEND] = chan_send,
+    [TP_SCL_RECV] = chan_recv,
+    [TP_CONNECT] = connect,
+    [TP_OPEN] = open_,
+    [TP_CLOSE] = close_,
+};
+
+/* The communicator files arrivals into the same state: under the mutex. */
 static mcapi_status_t step(struct tp_node *tp, struct tp_op *op)
 {
-    mcapi_status_t st;
     plat_mutex_lock(&tp->mu);
-    switch (op->kind) {
-    case TP_GET:
-        st = get(tp, op);
-        break;
-    case TP_MSG_SEND:
-        st = msg_send(tp, op);
-        break;
-    case TP_MSG_RECV:
-        st = msg_recv(tp, op);
-        break;
-    case TP_PKT_SEND:
-    case TP_SCL_SEND:
-        st = chan_send(tp, op);
-        break;
-    case TP_PKT_RECV:
-    case TP_SCL_RECV:
-        st = chan_recv(tp, op);
-        break;
-    case TP_CONNECT:
-        st = connect(tp, op);
-        break;
-    case TP_OPEN:
-        st = open_(tp, op);
-        break;
-    default:
-        st = close_(tp, op);
-        break;
-    }
+    mcapi_status_t st = tp_step(steps, tp, op);
     plat_mutex_unlock(&tp->mu);
     return st;
 }

@@ -49,5 +49,14 @@ static inline unsigned h_chan_kind(unsigned chan, unsigned dir)
 {
     return HK_CHAN + chan * 2u + dir;
 }
+/* A channel handle's type (enum tp_chan) and direction (enum tp_dir). */
+static inline unsigned h_chan_type(uint32_t h)
+{
+    return (h_kind(h) - HK_CHAN) / 2u;
+}
+static inline unsigned h_chan_dir(uint32_t h)
+{
+    return (h_kind(h) - HK_CHAN) % 2u;
+}
 
 #endif

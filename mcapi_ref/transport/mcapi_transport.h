@@ -40,6 +40,7 @@ enum tp_kind {
     TP_CONNECT,  /* send endpoint h, receive endpoint `to`, chan */
     TP_OPEN,     /* endpoint h, chan, dir -> *out_h */
     TP_CLOSE,    /* channel handle h, chan, dir */
+    TP_NKINDS
 };
 
 enum tp_chan { TP_PKT, TP_SCL };
@@ -67,6 +68,24 @@ struct tp_op {
     size_t size;             /* result: bytes moved */
     mcapi_timeout_t timeout; /* check(): MCAPI_ENDP_ATTR_TIMEOUT of the op's endpoint */
 };
+
+/* What a transport does with an op of one kind (step, below). */
+typedef mcapi_status_t tp_step_fn(struct tp_node *tp, struct tp_op *op);
+
+/* The one dispatch on an op's kind: steps[op->kind], a transport's table
+ * of its functions per enum tp_kind. Every transport's step() ends in it. */
+static inline mcapi_status_t tp_step(tp_step_fn *const steps[TP_NKINDS], struct tp_node *tp,
+                                     struct tp_op *op)
+{
+    return steps[op->kind](tp, op);
+}
+
+/* For check() of an op on a channel handle: whether the end the handle
+ * names, of type chan (enum tp_chan) and direction dir (enum tp_dir), is
+ * the end op needs. A close says which is wrong (MCAPI_ERR_CHAN_TYPE, then
+ * MCAPI_ERR_CHAN_DIRECTION); sends, receives and available have neither in
+ * their lists of statuses: MCAPI_ERR_CHAN_INVALID (check.c). */
+mcapi_status_t tp_chan_fits(const struct tp_op *op, unsigned chan, unsigned dir);
 
 struct mcapi_transport {
     const char *name;
