@@ -13,8 +13,6 @@
 #include "xm.h"
 #include "xmcapi.h"
 
-#include "../mcapi_ref/top/top.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -584,10 +582,10 @@ const struct mcapi_transport mcapi_xm_transport = {
 
 mcapi_status_t xmcapi_stats(struct xmcapi_stats *out)
 {
-    struct top_node *n = *plat_thread_slot(PLAT_SLOT_MCAPI);
-    if (!n) return MCAPI_ERR_NODE_NOTINIT;
-    if (!out || n->t != &mcapi_xm_transport) return MCAPI_ERR_PARAMETER;
-    struct tp_node *tp = n->tp;
+    mcapi_status_t st;
+    struct tp_node *tp = top_self(&mcapi_xm_transport, &st);
+    if (!tp) return st;
+    if (!out) return MCAPI_ERR_PARAMETER;
     plat_mutex_lock(&tp->mu);
     *out = (struct xmcapi_stats){.stops_sent = tp->stops_sent,
                                  .resumes_sent = tp->resumes_sent,
