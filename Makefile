@@ -39,12 +39,18 @@ LDLIBS += -lyaml -lpthread -lm
 # ---- sources -----------------------------------------------------------------
 
 LIB_SRC := plat/plat.c $(wildcard plat/native/*.c)
-MCAPI_SRC := $(wildcard mcapi_ref/*/*.c)
-# libxmcapi.a is libmcapi.a with XMCAPI added and mcapi_ref/top/select.c
-# replaced by xmcapi/xm_select.c (which also picks the XMCAPI transport).
-XMCAPI_SRC := $(filter-out mcapi_ref/top/select.c,$(MCAPI_SRC)) $(wildcard xmcapi/*.c)
+# The library's layers, named: mcapi_ref/examples/ holds programs, not library code.
+# transport/ is what the transports share, transport/<name>/ one transport each.
+MCAPI_SRC := $(wildcard mcapi_ref/top/*.c mcapi_ref/transport/*.c mcapi_ref/transport/*/*.c \
+    mcapi_ref/drivers/*.c)
+# libxmcapi.a is libmcapi.a with XMCAPI added. Besides XMCAPI's objects the
+# two differ in one member, data only: the table of transports that
+# mcapi_ref/top/select.c chooses from, mcapi_ref/transport/transports.c
+# (shared memory, DMA) in libmcapi.a, xmcapi/xm_transports.c (the same and
+# XMCAPI) in libxmcapi.a. Why a table and not code: docs/mcapi.md.
+XMCAPI_SRC := $(filter-out mcapi_ref/transport/transports.c,$(MCAPI_SRC)) $(wildcard xmcapi/*.c)
 CORO_SRC := $(wildcard coro/*.c)
-EXAMPLE_SRC := $(wildcard apps/examples/*.c)
+EXAMPLE_SRC := $(wildcard mcapi_ref/examples/*.c)
 CONF_SRC := $(wildcard conf/*.cpp)
 SIM_SRC := $(wildcard plat/sim/*.cpp) $(wildcard models/*.cpp) $(wildcard models/*/*.cpp) \
     $(wildcard kinds/*.cpp) $(wildcard kinds/*/*.cpp)
@@ -77,7 +83,7 @@ SIM_LIB := $(BUILD)/lib/libipcsim_sim.a
 APPS_LIB := $(BUILD)/lib/libipcsim_apps.a
 IPCSIM := $(BUILD)/ipcsim
 BENCHES := $(patsubst bench/%,$(BUILD)/bench/%,$(basename $(BENCH_SRC)))
-EXAMPLES := $(patsubst apps/examples/%,$(BUILD)/examples/%,$(basename $(EXAMPLE_SRC)))
+EXAMPLES := $(patsubst mcapi_ref/examples/%,$(BUILD)/examples/%,$(basename $(EXAMPLE_SRC)))
 BINS := $(patsubst bin/%.c,$(BUILD)/bin/%,$(BIN_SRC))
 TESTS := $(addprefix $(BUILD)/tests/,$(TEST_DIRS))
 
@@ -92,6 +98,13 @@ RUN_LDLIBS := $(SYSTEMC_LIBS) $(LDLIBS)
 .DEFAULT_GOAL := all
 all: $(LIB) $(MCAPI_LIB) $(XMCAPI_LIB) $(CORO_LIB) $(CONF_LIB) $(SIM_LIB) $(APPS_LIB) $(IPCSIM) $(BENCHES) \
     $(EXAMPLES) $(BINS) $(TESTS)
+
+# The transport interface, mcapi_ref/transport/mcapi_transport.h, is included
+# by its name: by mcapi_ref's layers and by the transports outside mcapi_ref
+# (xmcapi/). Programs, apps and tests do not see it.
+TRANSPORT_INC := -Imcapi_ref/transport
+$(BUILD)/obj/mcapi_ref/top/%.o $(BUILD)/obj/mcapi_ref/transport/%.o $(BUILD)/obj/xmcapi/%.o: \
+    CPPFLAGS += $(TRANSPORT_INC)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -137,7 +150,7 @@ $(BINS): $(BUILD)/bin/%: $(BUILD)/obj/bin/%.o $(BUILD)/obj/bin/xmcli.o $(XMCAPI_
 	@mkdir -p $(@D)
 	$(CXX) $(LDFLAGS) -o $@ $(filter %.o,$^) $(XMCAPI_LIB) $(CONF_LIB) $(LIB) $(LDLIBS)
 
-$(BUILD)/examples/%: $(BUILD)/obj/apps/examples/%.o $(MCAPI_LIB) $(LIB)
+$(BUILD)/examples/%: $(BUILD)/obj/mcapi_ref/examples/%.o $(MCAPI_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< $(MCAPI_LIB) $(LIB) -lpthread
 

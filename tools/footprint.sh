@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # footprint.sh -- code and data bytes of mcapi_ref's layers (`make footprint`).
 #
-# Compiles every source of mcapi_ref/top, mcapi_ref/transport and
-# mcapi_ref/drivers with -Os (the Makefile's include paths and C standard)
+# Compiles every source of mcapi_ref/top, mcapi_ref/transport (with its
+# transports' folders) and mcapi_ref/drivers with -Os (the Makefile's include paths and C standard)
 # into a temporary directory, sums `size` per layer and prints them next to
 # FUNCAPI's published figures (paper 000, REFERENCE.md: top layer 7 KB,
 # transport 18 KB, HIBI PE DMA driver 1 KB, on Nios II). The backend that
@@ -29,7 +29,7 @@ sizes_of() {
         [ -e "$src" ] || continue
         obj="$tmp/$(echo "$src" | tr / -).o"
         # shellcheck disable=SC2086 # flags is a list of options
-        "$cc" -std=c11 $flags -Iinclude -Imcapi_ref/include -c "$src" -o "$obj"
+        "$cc" -std=c11 $flags -Iinclude -Imcapi_ref/include -Imcapi_ref/transport -c "$src" -o "$obj"
         read -r t d b < <(size "$obj" | awk 'NR == 2 { print $1, $2, $3 }')
         files=$((files + 1)) text=$((text + t)) rest=$((rest + d + b))
     done
@@ -44,15 +44,12 @@ row() { # name files text rest paper
 
 echo "mcapi_ref footprint: $cc $flags -std=c11 ($($cc -dumpmachine)); the plat.h backend excluded"
 printf '%-10s %5s %10s %10s %10s   %s\n' layer files "text B" "data+bss B" text "FUNCAPI (Nios II, paper 000)"
-# The transport layer holds two transports; what both use (attr_def.c,
-# the function table's header) counts in each. FUNCAPI's transport is the
-# DMA one.
-shared=(mcapi_ref/transport/attr_def.c)
-dma=(mcapi_ref/transport/dma_*.c)
-shm=()
-for src in mcapi_ref/transport/*.c; do
-    case $src in */dma_*.c | */attr_def.c) ;; *) shm+=("$src") ;; esac
-done
+# The transport layer holds two transports, each in its folder; what both
+# use (mcapi_ref/transport/*.c, the function table's header) counts in each.
+# FUNCAPI's transport is the DMA one.
+shared=(mcapi_ref/transport/*.c)
+dma=(mcapi_ref/transport/dma/*.c)
+shm=(mcapi_ref/transport/shm/*.c)
 read -r f1 t1 r1 < <(sizes_of mcapi_ref/top/*.c)
 read -r f2 t2 r2 < <(sizes_of "${dma[@]}" "${shared[@]}")
 read -r f3 t3 r3 < <(sizes_of "${shm[@]}" "${shared[@]}")
@@ -64,6 +61,6 @@ row "tp shm" "$f3" "$t3" "$r3" "- (our shared-memory transport)"
 row "top+dma" $((f1 + f2)) $((t1 + t2)) $((r1 + r2)) "25 KB (FUNCAPI's code)"
 row "dma drv" "$f5" "$t5" "$r5" "1 KB (HIBI PE DMA driver)"
 row drivers "$f4" "$t4" "$r4" "(all drivers: DMA, shared memory, accelerators)"
-read -r fa ta ra < <(sizes_of mcapi_ref/top/*.c mcapi_ref/transport/*.c mcapi_ref/drivers/*.c)
+read -r fa ta ra < <(sizes_of mcapi_ref/top/*.c "${shared[@]}" "${dma[@]}" "${shm[@]}" mcapi_ref/drivers/*.c)
 row total "$fa" "$ta" "$ra" "26 KB (+ ~4 KB data buffers: ~30 KB in all)"
 echo "(KB = 1024 bytes; x86-64 code is not Nios II code: compare orders of magnitude)"

@@ -38,7 +38,7 @@
 #include "topo.h"
 #include "wire.h"
 
-#include "../mcapi_ref/transport/transport.h"
+#include "mcapi_transport.h"
 #include "ipcsim/plat.h"
 
 #include <stdbool.h>
@@ -71,6 +71,9 @@ static inline uint32_t xm_h(unsigned kind, unsigned dom, unsigned node, unsigned
 #define XM_H_NODE(h) ((unsigned)((h) >> 21) & 63u)
 #define XM_H_GEN(h) ((unsigned)((h) >> 10) & 0x7ffu)
 #define XM_H_PORT(h) ((unsigned)(h)&0x3ffu)
+/* A channel handle's type and direction (its kind is 2 + chan * 2 + dir). */
+#define XM_H_CHAN(h) ((XM_H_KIND(h) - 2u) / 2u)
+#define XM_H_DIR(h) ((XM_H_KIND(h) - 2u) % 2u)
 #define XM_PEER(dom, node) ((unsigned)(dom)*MCA_MAX_NODES + (unsigned)(node))
 
 /* What a receive queue holds: a message or packet (buf, len) or a scalar. */
@@ -180,6 +183,10 @@ struct tp_node {
 };
 
 /* xm_node.c */
+/* Whether XMCAPI takes a node that names no transport (mcapi_transport.h,
+ * claims): one its topology file lists, unless its parameters name a
+ * shared region or routes, which ask for shared memory. */
+bool xm_claims(const mcapi_param_t *param, mcapi_domain_t dom, mcapi_node_t node);
 mcapi_status_t xm_attach(struct tp_node **tp, mcapi_domain_t dom, mcapi_node_t node,
                          const mcapi_param_t *param, mcapi_info_t *info);
 void xm_detach(struct tp_node *tp);
@@ -190,10 +197,13 @@ void xm_sleep(struct tp_node *tp, uint32_t epoch, uint64_t timeout_ns);
 /* Append a frame to the output buffer of the peer h->dst_*, filling in the
  * sender; a peer not connected is connected first. False: out of memory. */
 bool xm_send_frame(struct tp_node *tp, struct xw_header *h, const void *payload);
-/* Whether peer p can take a frame now: MCAPI_SUCCESS, MCAPI_PENDING (a
- * connect is under way, or the output buffer is full), or
- * MCAPI_ERR_TRANSMISSION if it failed since `since` (a fails count). */
-mcapi_status_t xm_peer_ready(struct tp_node *tp, unsigned p, uint32_t since, size_t need);
+/* Whether peer p can take a send op's frame of `need` payload bytes now:
+ * MCAPI_SUCCESS, MCAPI_PENDING (a connect is under way, or the output
+ * buffer is full), or MCAPI_ERR_TRANSMISSION if the peer failed since the
+ * op's first call, which keeps the peer's failure count in op->held and
+ * sets XM_ST_SINCE in op->state. */
+#define XM_ST_SINCE 0x80
+mcapi_status_t xm_op_ready(struct tp_node *tp, struct tp_op *op, unsigned p, size_t need);
 void xm_kick(struct tp_node *tp); /* have the communicator look at its work */
 void xm_comm_main(void *arg);     /* the communicator thread */
 
@@ -229,8 +239,47 @@ void xm_q_drop(struct xm_ep *e);
  * False if out of memory. */
 bool xm_q_arrive(struct tp_node *tp, struct xm_ep *e, const struct xm_item *it);
 
-/* xm_ops.c */
+/* Whether handle h names an endpoint (or channel end) of this node. */
+static inline bool xm_is_self(const struct tp_node *tp, uint32_t h)
+{
+    return XM_PEER(XM_H_DOM(h), XM_H_NODE(h)) == tp->self;
+}
+
+/* The steps (xm_endp.c, xm_msg.c, xm_chan.c) run with mu held, under
+ * step() (xm_tp.c); the other entries take mu themselves. */
+
+/* xm_endp.c */
 struct xm_ep *xm_ep_by_port(struct tp_node *tp, unsigned port);
+bool xm_ep_valid(const struct tp_node *tp, uint32_t h);
+struct xm_ep *xm_own(struct tp_node *tp, uint32_t h, mcapi_status_t *st);
+mcapi_status_t xm_endp_get(struct tp_node *tp, struct tp_op *op);
+mcapi_status_t xm_endp_create(struct tp_node *tp, mcapi_port_t port, mcapi_endpoint_t *ep);
+mcapi_status_t xm_endp_delete(struct tp_node *tp, mcapi_endpoint_t ep);
+mcapi_status_t xm_endp_release(struct tp_node *tp, mcapi_endpoint_t ep);
+mcapi_status_t xm_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num, void *attr,
+                           size_t size);
+mcapi_status_t xm_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num,
+                           const void *attr, size_t size);
+mcapi_status_t xm_node_attr(struct tp_node *tp, mcapi_domain_t dom, mcapi_node_t node,
+                            mcapi_uint_t num, void *attr, size_t size);
+
+/* xm_msg.c */
+mcapi_status_t xm_msg_send(struct tp_node *tp, struct tp_op *op);
+mcapi_status_t xm_msg_recv(struct tp_node *tp, struct tp_op *op);
+
+/* xm_chan.c */
+struct xm_ep *xm_chan_end(struct tp_node *tp, uint32_t h, mcapi_status_t *st);
+mcapi_status_t xm_chan_send(struct tp_node *tp, struct tp_op *op);
+mcapi_status_t xm_chan_recv(struct tp_node *tp, struct tp_op *op);
+mcapi_status_t xm_chan_connect(struct tp_node *tp, struct tp_op *op);
+mcapi_status_t xm_chan_open(struct tp_node *tp, struct tp_op *op);
+mcapi_status_t xm_chan_close(struct tp_node *tp, struct tp_op *op);
+/* Close local end e at once (a close, a delete); the peer learns it from
+ * a CLOSE frame. */
+void xm_chan_detach(struct tp_node *tp, struct xm_ep *e);
+mcapi_status_t xm_pkt_release(struct tp_node *tp, const void *buf, bool test);
+
+/* xm_tp.c */
 extern const struct mcapi_transport mcapi_xm_transport;
 
 #endif

@@ -156,7 +156,10 @@ bool xm_send_frame(struct tp_node *tp, struct xw_header *h, const void *payload)
     return true;
 }
 
-mcapi_status_t xm_peer_ready(struct tp_node *tp, unsigned p, uint32_t since, size_t need)
+/* Whether peer p can take a frame now: MCAPI_SUCCESS, MCAPI_PENDING (a
+ * connect is under way, or the output buffer is full), or
+ * MCAPI_ERR_TRANSMISSION if it failed since `since` (a fails count). */
+static mcapi_status_t peer_ready(struct tp_node *tp, unsigned p, uint32_t since, size_t need)
 {
     struct xm_peer *pe = &tp->peer[p];
     if (pe->fails != since) return MCAPI_ERR_TRANSMISSION;
@@ -381,4 +384,13 @@ void xm_comm_main(void *arg)
         plat_event_notify(&tp->ev);
     }
     plat_mutex_unlock(&tp->mu);
+}
+
+mcapi_status_t xm_op_ready(struct tp_node *tp, struct tp_op *op, unsigned p, size_t need)
+{
+    if (!(op->state & XM_ST_SINCE)) {
+        op->state |= XM_ST_SINCE;
+        op->held = tp->peer[p].fails;
+    }
+    return peer_ready(tp, p, op->held, XW_HEADER_SIZE + need);
 }

@@ -58,14 +58,33 @@ static bool make_pipe(struct tp_node *tp)
     return true;
 }
 
+/* The topology the parameters name (xt_path: a file, or the file's text
+ * itself if it has a line break), or NULL with why not in err. */
+static struct xt_topo *load_topo(const char *where, char *err, size_t errlen)
+{
+    return where && strchr(where, '\n') ? xt_parse("<topology text>", where, err, errlen)
+                                        : xt_load(where, err, errlen);
+}
+
+bool xm_claims(const mcapi_param_t *param, mcapi_domain_t dom, mcapi_node_t node)
+{
+    /* Parameters that name a shared region or routes ask for shared memory. */
+    if (param && ((param->shm_name && *param->shm_name) || param->nroutes)) return false;
+    const char *where = xt_path(param ? param->topology : NULL);
+    if (!where) return false;
+    char err[8];
+    struct xt_topo *t = load_topo(where, err, sizeof err);
+    bool yes = t && xt_find(t, dom, node);
+    xt_free(t);
+    return yes;
+}
+
 mcapi_status_t xm_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_node_t node,
                          const mcapi_param_t *param, mcapi_info_t *info)
 {
     char err[512];
     const char *where = xt_path(param ? param->topology : NULL);
-    struct xt_topo *topo = where && strchr(where, '\n')
-                               ? xt_parse("<topology text>", where, err, sizeof err)
-                               : xt_load(where, err, sizeof err);
+    struct xt_topo *topo = load_topo(where, err, sizeof err);
     if (!topo) {
         fprintf(stderr, "xmcapi: %s\n", err);
         return MCAPI_ERR_NODE_INITFAILED;

@@ -5,7 +5,7 @@
  * HIBI address; a receive channel is configured in advance with the buffer
  * the next transfer fills, and msg_recv polls its status). This is that
  * driver on ipcsim/plat.h: a receive channel of a core is plat_rx_*, a send
- * is plat_dma_send to (core, channel). The DMA transport (transport/dma_*.c)
+ * is plat_dma_send to (core, channel). The DMA transport (transport/dma/)
  * reaches the hardware only through these calls.
  */
 #ifndef MCAPI_DRIVERS_RX_H

@@ -24,6 +24,13 @@ struct top_node *top_enter(mcapi_status_t *status)
     return n;
 }
 
+struct tp_node *top_self(const struct mcapi_transport *t, mcapi_status_t *status)
+{
+    const struct top_node *n = *plat_thread_slot(PLAT_SLOT_MCAPI);
+    *status = !n ? MCAPI_ERR_NODE_NOTINIT : n->t != t ? MCAPI_ERR_PARAMETER : MCAPI_SUCCESS;
+    return *status == MCAPI_SUCCESS ? n->tp : NULL;
+}
+
 void mcapi_initialize(MCAPI_IN mcapi_domain_t domain_id, MCAPI_IN mcapi_node_t node_id,
                       MCAPI_IN mcapi_node_attributes_t *mcapi_node_attributes,
                       MCAPI_IN mcapi_param_t *init_parameters, MCAPI_OUT mcapi_info_t *mcapi_info,

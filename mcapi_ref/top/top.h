@@ -18,7 +18,7 @@
 
 #include "mcapi.h"
 
-#include "../transport/transport.h"
+#include "mcapi_transport.h"
 
 enum req_state { REQ_FREE, REQ_PENDING, REQ_DONE, REQ_CANCELLED };
 
@@ -44,8 +44,8 @@ struct top_node {
  * node, or NULL with MCAPI_ERR_NODE_NOTINIT. */
 struct top_node *top_enter(mcapi_status_t *status);
 
-/* select.c (xmcapi/xm_select.c in libxmcapi.a): the transport a node with
- * these parameters uses, or NULL if this library has none such. */
+/* select.c: the transport of mcapi_transports[] a node with these
+ * parameters uses, or NULL if this library has none such. */
 const struct mcapi_transport *top_transport(const mcapi_param_t *param, mcapi_domain_t dom,
                                             mcapi_node_t node);
 

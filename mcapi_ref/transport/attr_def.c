@@ -3,7 +3,7 @@
  * an unknown number, the values they may take: the same for every
  * transport.
  */
-#include "transport.h"
+#include "mcapi_transport.h"
 
 #include <string.h>
 

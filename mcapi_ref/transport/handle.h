@@ -1,13 +1,19 @@
 /*
- * transport/handle.h -- what the shared-memory transport's handles hold.
+ * transport/handle.h -- the handle layout of mcapi_ref's two transports.
  *
  * A handle is 32 bits: kind (3), domain (2), generation (15), slot (12).
- * The slot indexes the domain's endpoint table; the generation is the
- * slot's (endpoints) or the endpoint's open count (channel handles), so a
- * handle of a deleted endpoint or a closed and reopened channel no longer
- * matches. Kinds start at 1, so 0 is never a handle. A virtual node's
- * endpoints exist without a slot: their slot field is DB_SLOTS + node and
- * their generation field the port.
+ * Kinds start at 1, so 0 is never a handle.
+ *
+ * Shared memory (shm/): the slot indexes the domain's endpoint table; the
+ * generation is the slot's (endpoints) or the endpoint's open count
+ * (channel handles), so a handle of a deleted endpoint or a closed and
+ * reopened channel no longer matches. A virtual node's endpoints exist
+ * without a slot: their slot field is DB_SLOTS + node and their generation
+ * field the port.
+ *
+ * DMA (dma/): a handle is an address, no table behind it: an endpoint's
+ * slot is its node and its generation its port; a channel end's slot is
+ * node << 6 | port (dma/dma_map.c).
  */
 #ifndef MCAPI_TRANSPORT_HANDLE_H
 #define MCAPI_TRANSPORT_HANDLE_H
@@ -42,6 +48,15 @@ static inline unsigned h_slot(uint32_t h)
 static inline unsigned h_chan_kind(unsigned chan, unsigned dir)
 {
     return HK_CHAN + chan * 2u + dir;
+}
+/* A channel handle's type (enum tp_chan) and direction (enum tp_dir). */
+static inline unsigned h_chan_type(uint32_t h)
+{
+    return (h_kind(h) - HK_CHAN) / 2u;
+}
+static inline unsigned h_chan_dir(uint32_t h)
+{
+    return (h_kind(h) - HK_CHAN) % 2u;
 }
 
 #endif

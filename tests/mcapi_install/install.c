@@ -4,7 +4,7 @@
  *
  * Once per run of the suite (an unchecked fixture, in the harness's own
  * process) tools/install.sh installs $BUILD into a fresh prefix under $BUILD.
- * Then, for each apps/examples/ *.c, as a user would:
+ * Then, for each mcapi_ref/examples/ *.c, as a user would:
  *
  *     cc -std=c11 prog.c $(PKG_CONFIG_PATH=PREFIX/lib/pkgconfig \
  *                          pkg-config --cflags --libs mcapi) -o prog && ./prog
@@ -258,7 +258,7 @@ static void find_examples(void)
 {
     char pattern[PATH_MAX + 32];
     glob_t g;
-    if (!fits(pattern, sizeof pattern, "%s/apps/examples/*.c", root) ||
+    if (!fits(pattern, sizeof pattern, "%s/mcapi_ref/examples/*.c", root) ||
         glob(pattern, 0, NULL, &g) != 0)
         harness_die("mcapi_install: no %s", pattern);
     for (size_t i = 0; i < g.gl_pathc && nexamples < MAX_EXAMPLES; i++)

@@ -202,7 +202,8 @@ static void case_peer_restarts(void *arg)
     xmt_fini();
 }
 
-/* Which transport a node gets from libxmcapi.a (xm_select.c): no
+/* Which transport a node gets from libxmcapi.a (mcapi_ref/top/select.c
+ * over xmcapi/xm_transports.c, XMCAPI's claim in xm_node.c): no
  * parameters and a topology that lists it, XMCAPI; parameters naming a
  * shared region, shared memory, topology or not. */
 static void case_select(void *arg)

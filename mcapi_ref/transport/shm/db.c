@@ -1,5 +1,5 @@
 /*
- * transport/db.c -- mapping and initialising a domain's region.
+ * transport/shm/db.c -- mapping and initialising a domain's region.
  *
  * The first mapper (plat_shared_map's `created`) initialises every lock,
  * event and list, then publishes `ready`; later mappers wait for it. The

@@ -1,5 +1,5 @@
 /*
- * transport/endp.c -- the endpoint table: handles, create, get, delete,
+ * transport/shm/endp.c -- the endpoint table: handles, create, get, delete,
  * release.
  *
  * Endpoint i of node n is slot n * MCAPI_MAX_ENDPOINTS + i, so a handle
@@ -7,7 +7,7 @@
  * create's MCAPI_ERR_ENDP_EXISTS and get's lookup one index each.
  */
 #include "db.h"
-#include "handle.h"
+#include "../handle.h"
 
 /* A virtual node's endpoints exist whenever its route does. */
 static bool virtual_ok(struct tp_node *tp, unsigned node)

@@ -1,9 +1,9 @@
 /*
- * transport/shm_tp.c -- the shared-memory transport's function table: the
+ * transport/shm/shm_tp.c -- the shared-memory transport's function table: the
  * only thing the top layer sees of it.
  */
 #include "db.h"
-#include "handle.h"
+#include "../handle.h"
 
 static uint32_t epoch(struct tp_node *tp)
 {
@@ -21,13 +21,8 @@ static mcapi_status_t check_chan(struct tp_node *tp, struct tp_op *op)
     int s = 0;
     mcapi_status_t st = tp_chan_handle(tp, op->h, &s);
     if (st == MCAPI_ERR_CHAN_INVALID) return st;
-    if (op->kind == TP_CLOSE) {
-        unsigned k = h_kind(op->h) - HK_CHAN;
-        if (k / 2 != op->chan) return MCAPI_ERR_CHAN_TYPE;
-        if (k % 2 != op->dir) return MCAPI_ERR_CHAN_DIRECTION;
-    } else if (h_kind(op->h) != h_chan_kind(op->chan, op->dir)) {
-        return MCAPI_ERR_CHAN_INVALID;
-    }
+    mcapi_status_t fit = tp_chan_fits(op, h_chan_type(op->h), h_chan_dir(op->h));
+    if (fit != MCAPI_SUCCESS) return fit;
     if (st != MCAPI_SUCCESS) return st;
     const struct db_endp *e = &tp->db->endp[s];
     if (op->kind == TP_PKT_SEND && op->len > (size_t)e->a.max_payload) return MCAPI_ERR_PKT_SIZE;
@@ -62,30 +57,16 @@ static mcapi_status_t check(struct tp_node *tp, struct tp_op *op)
     return st;
 }
 
+static tp_step_fn *const steps[TP_NKINDS] = {
+    [TP_GET] = tp_endp_get,      [TP_MSG_SEND] = tp_msg_send,    [TP_MSG_RECV] = tp_msg_recv,
+    [TP_PKT_SEND] = tp_pkt_send, [TP_PKT_RECV] = tp_pkt_recv,    [TP_SCL_SEND] = tp_scl_send,
+    [TP_SCL_RECV] = tp_scl_recv, [TP_CONNECT] = tp_chan_connect, [TP_OPEN] = tp_chan_open,
+    [TP_CLOSE] = tp_chan_close,
+};
+
 static mcapi_status_t step(struct tp_node *tp, struct tp_op *op)
 {
-    switch (op->kind) {
-    case TP_GET:
-        return tp_endp_get(tp, op);
-    case TP_MSG_SEND:
-        return tp_msg_send(tp, op);
-    case TP_MSG_RECV:
-        return tp_msg_recv(tp, op);
-    case TP_PKT_SEND:
-        return tp_pkt_send(tp, op);
-    case TP_PKT_RECV:
-        return tp_pkt_recv(tp, op);
-    case TP_SCL_SEND:
-        return tp_scl_send(tp, op);
-    case TP_SCL_RECV:
-        return tp_scl_recv(tp, op);
-    case TP_CONNECT:
-        return tp_chan_connect(tp, op);
-    case TP_OPEN:
-        return tp_chan_open(tp, op);
-    default:
-        return tp_chan_close(tp, op);
-    }
+    return tp_step(steps, tp, op);
 }
 
 static void abort_(struct tp_node *tp, struct tp_op *op)
@@ -124,6 +105,7 @@ static mcapi_status_t available(struct tp_node *tp, enum tp_kind kind, mcapi_uin
 
 const struct mcapi_transport mcapi_shm_transport = {
     .name = "shm",
+    .kind = MCAPI_TRANSPORT_SHM,
     .attach = tp_node_attach,
     .detach = tp_node_detach,
     .epoch = epoch,

@@ -1,5 +1,5 @@
 /*
- * transport/route.c -- the static mapping: which route a node's traffic
+ * transport/shm/route.c -- the static mapping: which route a node's traffic
  * takes.
  *
  * As in FUNCAPI's mcapi_mapping.h, a node's route is one line: a
@@ -12,8 +12,8 @@
  * table, so every node of the domain sees the routes any node declared.
  */
 #include "db.h"
-#include "handle.h"
-#include "../drivers/accel.h"
+#include "../handle.h"
+#include "../../drivers/accel.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * transport/scl.c -- scalar channels: the value travels in the queue
+ * transport/shm/scl.c -- scalar channels: the value travels in the queue
  * entry itself, with its width; no buffer is involved.
  */
 #include "db.h"

@@ -1,5 +1,5 @@
 /*
- * transport/node.c -- a node joins and leaves its domain's region.
+ * transport/shm/node.c -- a node joins and leaves its domain's region.
  *
  * The region's name: mcapi_param_t.shm_name, else the environment's
  * MCAPI_SHM, else "mcapi.d<domain>" (private to the program: its threads).
@@ -8,7 +8,7 @@
  * stay queued at their receivers.
  */
 #include "db.h"
-#include "../drivers/accel.h"
+#include "../../drivers/accel.h"
 
 #include <stdio.h>
 #include <stdlib.h>

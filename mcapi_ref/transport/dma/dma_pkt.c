@@ -1,5 +1,5 @@
 /*
- * transport/dma_pkt.c -- packet and scalar transfers over DMA.
+ * transport/dma/dma_pkt.c -- packet and scalar transfers over DMA.
  *
  * The receiving end owns a set of buffers in its local memory (allocated
  * when it opens, dma_chan.c). One of them at a time is posted on its
@@ -17,7 +17,7 @@
  * receive's, the scalar stays).
  */
 #include "dma_tp.h"
-#include "handle.h"
+#include "../handle.h"
 
 #include <string.h>
 

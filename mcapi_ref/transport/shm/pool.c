@@ -1,5 +1,5 @@
 /*
- * transport/pool.c -- the domain's message and packet buffers.
+ * transport/shm/pool.c -- the domain's message and packet buffers.
  *
  * A stack of free buffer indices under the pool's lock: the buffer freed
  * last is reused first, so it is likely still in the cache. A sender that

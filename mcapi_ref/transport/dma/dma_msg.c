@@ -1,5 +1,5 @@
 /*
- * transport/dma_msg.c -- connectionless messages over DMA.
+ * transport/dma/dma_msg.c -- connectionless messages over DMA.
  *
  * Send: one plat_dma_send from the caller's buffer to the receiving
  * endpoint's channel (no copy at the sender). It completes when the engine
@@ -24,7 +24,7 @@
  * the sending endpoint (the shared-memory transport's reply protocol).
  */
 #include "dma_tp.h"
-#include "../drivers/accel.h"
+#include "../../drivers/accel.h"
 
 int dt_buf_get(struct tp_node *tp, bool reserve)
 {

@@ -1,5 +1,5 @@
 /*
- * transport/dma_wait.c -- the DMA transport's engine, control channel,
+ * transport/dma/dma_wait.c -- the DMA transport's engine, control channel,
  * arrivals and waiting.
  *
  * Engine: DT_SLOTS transfers of the node at once, each with its own record

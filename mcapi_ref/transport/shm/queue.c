@@ -1,5 +1,5 @@
 /*
- * transport/queue.c -- a receive queue: MCAPI_MAX_QUEUE_ELEMENTS entries,
+ * transport/shm/queue.c -- a receive queue: MCAPI_MAX_QUEUE_ELEMENTS entries,
  * one list per priority, FIFO within a priority.
  *
  * Entries are linked by index (the region holds no pointers). `reserved`

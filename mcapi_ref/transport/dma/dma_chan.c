@@ -1,5 +1,5 @@
 /*
- * transport/dma_chan.c -- packet and scalar channels over DMA: connect,
+ * transport/dma/dma_chan.c -- packet and scalar channels over DMA: connect,
  * open, close, and the control messages that carry them.
  *
  * Each end is known only to its owner (struct dt_conn). The protocol, on the
@@ -30,7 +30,7 @@
  * the state is: a CONNECT for an end already linked elsewhere is ignored.
  */
 #include "dma_tp.h"
-#include "handle.h"
+#include "../handle.h"
 
 #include <string.h>
 

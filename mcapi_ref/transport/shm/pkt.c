@@ -1,5 +1,5 @@
 /*
- * transport/pkt.c -- packet channels over shared memory.
+ * transport/shm/pkt.c -- packet channels over shared memory.
  *
  * A send copies the payload into a packet buffer of the domain's pool and
  * queues it on the channel; a receive hands out the buffer itself, so the

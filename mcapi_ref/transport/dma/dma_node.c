@@ -1,5 +1,5 @@
 /*
- * transport/dma_node.c -- a node of the DMA transport starts and stops.
+ * transport/dma/dma_node.c -- a node of the DMA transport starts and stops.
  *
  * Initialise is local (FUNCAPI, Fig. 4 steps 1-6: "no data is sent during
  * initialisation"): compute the mapping from the routes, check that the

@@ -1,5 +1,5 @@
 /*
- * transport/attr.c -- endpoint and node attributes.
+ * transport/shm/attr.c -- endpoint and node attributes.
  *
  * An attribute is read or written whole, with exactly the size of its type
  * in mcapi.h. Numbers past MCAPI_ENDP_ATTR_END are unknown
@@ -10,7 +10,7 @@
  * others decide whether a channel may connect and how it behaves.
  */
 #include "db.h"
-#include "handle.h"
+#include "../handle.h"
 
 #include <string.h>
 

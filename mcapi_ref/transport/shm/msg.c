@@ -1,5 +1,5 @@
 /*
- * transport/msg.c -- connectionless messages over shared memory.
+ * transport/shm/msg.c -- connectionless messages over shared memory.
  *
  * Send: take a message buffer from the domain's pool, copy the payload in
  * (the first of the two copies), queue the buffer's index at the receiving

@@ -1,5 +1,5 @@
 /*
- * transport/chan.c -- packet and scalar channels: connect, open, close.
+ * transport/shm/chan.c -- packet and scalar channels: connect, open, close.
  *
  * A channel is an entry of the domain's channel table holding the queue
  * of its receiving end and the state of both ends (db.h, enum db_side).
@@ -12,7 +12,7 @@
  * the queue of a channel whose sender closed.
  */
 #include "db.h"
-#include "handle.h"
+#include "../handle.h"
 
 /* A channel handle of the caller's: MCAPI_SUCCESS (open), or
  * MCAPI_ERR_CHAN_NOTOPEN (closed since), or MCAPI_ERR_CHAN_INVALID. */

@@ -1,5 +1,5 @@
 /*
- * transport/dma_tp.h -- the DMA transport (FUNCAPI's way): internals.
+ * transport/dma/dma_tp.h -- the DMA transport (FUNCAPI's way): internals.
  *
  * No shared memory: every node knows the domain from its static mapping
  * (mcapi_param_t.routes, one MCAPI_ROUTE_DMA line per node naming its core)
@@ -29,9 +29,9 @@
 #define MCAPI_TRANSPORT_DMA_TP_H
 
 #include "mcapi.h"
-#include "transport.h"
+#include "mcapi_transport.h"
 
-#include "../drivers/rx.h"
+#include "../../drivers/rx.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * transport/db.h -- the shared-memory transport's database: one region per
+ * transport/shm/db.h -- the shared-memory transport's database: one region per
  * domain, shared by every node of the domain.
  *
  * The region is plat_shared_map(name): threads of a program map the same
@@ -30,9 +30,9 @@
 #define MCAPI_TRANSPORT_DB_H
 
 #include "mcapi.h"
-#include "transport.h"
+#include "mcapi_transport.h"
 
-#include "../drivers/shm.h"
+#include "../../drivers/shm.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * transport/wake.c -- waking the nodes that wait for an object.
+ * transport/shm/wake.c -- waking the nodes that wait for an object.
  *
  * An object's `waiters` is a mask of node ids. Taking it under the
  * object's lock and notifying after unlocking means a node is woken once

@@ -1,5 +1,5 @@
 /*
- * transport/dma_map.c -- the DMA transport's static mapping.
+ * transport/dma/dma_map.c -- the DMA transport's static mapping.
  *
  * As FUNCAPI's mcapi_mapping.h: every node of the domain has one line in
  * mcapi_param_t.routes, MCAPI_ROUTE_DMA with the core it runs on, or
@@ -18,8 +18,8 @@
  * channel handle the port of the caller's end and the end's open count.
  */
 #include "dma_tp.h"
-#include "handle.h"
-#include "../drivers/accel.h"
+#include "../handle.h"
+#include "../../drivers/accel.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * transport/dma_endp.c -- the DMA transport's endpoints and attributes.
+ * transport/dma/dma_endp.c -- the DMA transport's endpoints and attributes.
  *
  * Local only, as FUNCAPI's static system: creating an endpoint arms its
  * channel with an internal buffer; getting another node's endpoint is

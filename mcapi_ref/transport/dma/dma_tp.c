@@ -1,23 +1,18 @@
 /*
- * transport/dma_tp.c -- the DMA transport's function table: the only thing
- * the top layer sees of it (transport/transport.h). mcapi_initialize picks
+ * transport/dma/dma_tp.c -- the DMA transport's function table: the only thing
+ * the top layer sees of it (transport/mcapi_transport.h). mcapi_initialize picks
  * it when mcapi_param_t.transport is MCAPI_TRANSPORT_DMA.
  */
 #include "dma_tp.h"
-#include "handle.h"
+#include "../handle.h"
 
 /* A channel handle op may use: its end, kind and timeout. */
 static mcapi_status_t check_chan(struct tp_node *tp, struct tp_op *op)
 {
     int p = dt_chan_port(tp, op->h);
     if (p < 0) return MCAPI_ERR_CHAN_INVALID;
-    if (op->kind == TP_CLOSE) {
-        unsigned k = h_kind(op->h) - HK_CHAN;
-        if (k / 2 != op->chan) return MCAPI_ERR_CHAN_TYPE;
-        if (k % 2 != op->dir) return MCAPI_ERR_CHAN_DIRECTION;
-    } else if (h_kind(op->h) != h_chan_kind(op->chan, op->dir)) {
-        return MCAPI_ERR_CHAN_INVALID;
-    }
+    mcapi_status_t fit = tp_chan_fits(op, h_chan_type(op->h), h_chan_dir(op->h));
+    if (fit != MCAPI_SUCCESS) return fit;
     const struct dt_endp *e = &tp->ep[p];
     if (e->c.state != CS_OPEN) return MCAPI_ERR_CHAN_NOTOPEN;
     if (op->kind == TP_PKT_SEND && op->len > (size_t)e->a.max_payload) return MCAPI_ERR_PKT_SIZE;
@@ -51,29 +46,20 @@ static mcapi_status_t check(struct tp_node *tp, struct tp_op *op)
     return MCAPI_SUCCESS;
 }
 
+/* Packets and scalars share their transfers: a scalar is a packet of its width. */
+static tp_step_fn *const steps[TP_NKINDS] = {
+    [TP_GET] = dt_endp_get,      [TP_MSG_SEND] = dt_msg_send,    [TP_MSG_RECV] = dt_msg_recv,
+    [TP_PKT_SEND] = dt_pkt_send, [TP_PKT_RECV] = dt_pkt_recv,    [TP_SCL_SEND] = dt_pkt_send,
+    [TP_SCL_RECV] = dt_pkt_recv, [TP_CONNECT] = dt_chan_connect, [TP_OPEN] = dt_chan_open,
+    [TP_CLOSE] = dt_chan_close,
+};
+
+/* Before every step: reap finished transfers, flush the outbox, read the
+ * control channel (dt_service). */
 static mcapi_status_t step(struct tp_node *tp, struct tp_op *op)
 {
     dt_service(tp);
-    switch (op->kind) {
-    case TP_GET:
-        return dt_endp_get(tp, op);
-    case TP_MSG_SEND:
-        return dt_msg_send(tp, op);
-    case TP_MSG_RECV:
-        return dt_msg_recv(tp, op);
-    case TP_PKT_SEND:
-    case TP_SCL_SEND:
-        return dt_pkt_send(tp, op);
-    case TP_PKT_RECV:
-    case TP_SCL_RECV:
-        return dt_pkt_recv(tp, op);
-    case TP_CONNECT:
-        return dt_chan_connect(tp, op);
-    case TP_OPEN:
-        return dt_chan_open(tp, op);
-    default:
-        return dt_chan_close(tp, op);
-    }
+    return tp_step(steps, tp, op);
 }
 
 static void abort_(struct tp_node *tp, struct tp_op *op)
@@ -118,6 +104,7 @@ static mcapi_status_t available(struct tp_node *tp, enum tp_kind kind, mcapi_uin
 
 const struct mcapi_transport mcapi_dma_transport = {
     .name = "dma",
+    .kind = MCAPI_TRANSPORT_DMA,
     .attach = dt_node_attach,
     .detach = dt_node_detach,
     .epoch = dt_epoch,

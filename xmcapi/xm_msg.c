@@ -1,0 +1,67 @@
+/*
+ * xmcapi/xm_msg.c -- XMCAPI's messages: send and receive (steps, under the
+ * node's mutex).
+ *
+ * A send completes when its frame is in the peer's output buffer (the
+ * bytes are then the transport's: the caller's buffer is free again); it
+ * waits while the peer is being connected, while the peer has said STOP
+ * for that endpoint, or while the output buffer is over XM_OUT_MAX
+ * (xm_op_ready). An op that started before its peer's connection failed
+ * ends with MCAPI_ERR_TRANSMISSION. A message to the node itself is queued
+ * at once, with no socket.
+ */
+#include "xm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+mcapi_status_t xm_msg_send(struct tp_node *tp, struct tp_op *op)
+{
+    unsigned p = XM_PEER(XM_H_DOM(op->to), XM_H_NODE(op->to)), port = XM_H_PORT(op->to);
+    if (p == tp->self) { /* to ourselves: no socket */
+        struct xm_ep *to = xm_ep_by_port(tp, port);
+        if (!to || to->cstate != XC_NONE) return MCAPI_ERR_ENDP_INVALID;
+        if (to->q.n >= to->depth) return MCAPI_PENDING;
+        struct xm_item it = {
+            .buf = malloc(op->len ? op->len : 1), .len = (uint32_t)op->len, .from = (uint16_t)p};
+        if (!it.buf || !xm_q_push(&to->q, &it)) {
+            free(it.buf);
+            return MCAPI_ERR_MEM_LIMIT;
+        }
+        memcpy(it.buf, op->src, op->len);
+        op->size = op->len;
+        return MCAPI_SUCCESS;
+    }
+    const struct xm_peer *pe = &tp->peer[p];
+    if (pe->stopped && pe->stopped[port / 8] & 1u << (port % 8)) {
+        if (op->state & XM_ST_SINCE && op->held != pe->fails) return MCAPI_ERR_TRANSMISSION;
+        return MCAPI_PENDING; /* the receiver said STOP: RESUME wakes us */
+    }
+    mcapi_status_t st = xm_op_ready(tp, op, p, op->len);
+    if (st != MCAPI_SUCCESS) return st;
+    struct xw_header h = {.type = XW_MSG,
+                          .priority = (uint8_t)op->prio,
+                          .port = (uint16_t)port,
+                          .size = (uint32_t)op->len,
+                          .dst_domain = (uint16_t)XM_H_DOM(op->to),
+                          .dst_node = (uint16_t)XM_H_NODE(op->to)};
+    if (!xm_send_frame(tp, &h, op->src)) return MCAPI_ERR_MEM_LIMIT;
+    op->size = op->len;
+    return MCAPI_SUCCESS;
+}
+
+mcapi_status_t xm_msg_recv(struct tp_node *tp, struct tp_op *op)
+{
+    mcapi_status_t st;
+    struct xm_ep *e = xm_own(tp, op->h, &st);
+    if (!e) return MCAPI_ERR_ENDP_DELETED;
+    struct xm_item it;
+    if (!xm_q_pop(&e->q, &it)) return MCAPI_PENDING;
+    size_t n = it.len < op->len ? it.len : op->len;
+    memcpy(op->dst, it.buf, n);
+    free(it.buf);
+    xm_q_taken(tp, e);
+    plat_work_cycles(tp->xfer_cycles);
+    op->size = n;
+    return it.len > op->len ? MCAPI_ERR_MSG_TRUNCATED : MCAPI_SUCCESS;
+}
