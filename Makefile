@@ -54,9 +54,8 @@ EXAMPLE_SRC := $(wildcard mcapi_ref/examples/*.c)
 CONF_SRC := $(wildcard conf/*.cpp)
 SIM_SRC := $(wildcard plat/sim/*.cpp) $(wildcard models/*.cpp) $(wildcard models/*/*.cpp) \
     $(wildcard kinds/*.cpp) $(wildcard kinds/*/*.cpp)
-# apps/<paper>/ holds each paper's workloads; apps/examples/ are stand-alone
-# programs with main() (EXAMPLE_SRC), not apps.
-APPS_SRC := $(wildcard apps/*.c) $(filter-out apps/examples/%,$(wildcard apps/*/*.c))
+# apps/<paper>/ holds each paper's workloads; the app table is apps/apps.c.
+APPS_SRC := $(wildcard apps/*.c apps/*/*.c)
 RUNNER_SRC := $(wildcard runner/*.cpp)
 BENCH_SRC := $(wildcard bench/*.c bench/*.cpp)
 # Programs for users (build/bin/NAME from bin/NAME.c; bin/xmcli.c is shared).
