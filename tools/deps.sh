@@ -16,6 +16,8 @@ pkgs=(
     shellcheck
     iproute2 nftables            # tests/net: network namespaces, veth, tc; packet loss
     gcc-aarch64-linux-gnu qemu-user   # make test-ports: coro's aarch64 switch under emulation
+    libc6-dev-arm64-cross        # and its C library headers (only Recommended by the cross gcc:
+                                 # --no-install-recommends in .ci/run leaves them out)
 )
 
 missing() {
