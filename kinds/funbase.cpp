@@ -129,24 +129,9 @@ static CoreParams nios_params(const struct conf *c)
 
 static std::vector<plat_core_desc> describe(const struct conf *c)
 {
-    std::vector<plat_core_desc> v;
-    CoreParams n = core_params(c, "core"), pc = core_params(c, "pc");
-    for (int i = 0; i < NIOS; i++) {
-        plat_core_desc d;
-        d.type = conf_str(c, "core.type", "nios2");
-        d.caps = n.caps;
-        d.clock_mhz = conf_num(c, "clock_mhz", 0);
-        d.local_bytes = (size_t)n.local_bytes;
-        d.rx_channels = n.rx_channels;
-        v.push_back(d);
-    }
-    plat_core_desc d;
-    d.type = conf_str(c, "pc.type", "x86");
-    d.caps = pc.caps;
-    d.clock_mhz = pc.clock_mhz;
-    d.local_bytes = (size_t)pc.local_bytes;
-    d.rx_channels = pc.rx_channels;
-    v.push_back(d);
+    std::vector<plat_core_desc> v(NIOS,
+                                  core_desc(nios_params(c), conf_str(c, "core.type", "nios2")));
+    v.push_back(core_desc(core_params(c, "pc"), conf_str(c, "pc.type", "x86")));
     return v;
 }
 

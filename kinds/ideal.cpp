@@ -41,13 +41,9 @@ static int check(const struct conf *c, char *err, size_t errlen)
 
 static std::vector<plat_core_desc> describe(const struct conf *c)
 {
-    plat_core_desc d;
-    d.type = conf_str(c, "core.type", "generic");
-    d.caps = core_params(c, "core").caps;
-    d.clock_mhz = conf_num(c, "core.clock_mhz", 0);
-    d.local_bytes = (size_t)conf_num(c, "core.local_bytes", 0);
-    d.rx_channels = (unsigned)conf_num(c, "core.rx_channels", 0);
-    return std::vector<plat_core_desc>((size_t)conf_num(c, "cores", 1), d);
+    return std::vector<plat_core_desc>(
+        (size_t)conf_num(c, "cores", 1),
+        core_desc(core_params(c, "core"), conf_str(c, "core.type", "generic")));
 }
 
 static void build(Build &b, const struct conf *c)

@@ -31,6 +31,17 @@ CoreParams core_params(const struct conf *c, const char *path)
     return cp;
 }
 
+plat_core_desc core_desc(const CoreParams &p, const char *type)
+{
+    plat_core_desc d;
+    d.type = type;
+    d.caps = p.caps;
+    d.clock_mhz = p.clock_mhz;
+    d.local_bytes = (size_t)p.local_bytes;
+    d.rx_channels = p.rx_channels;
+    return d;
+}
+
 int check_bad(const struct conf *c, const char *path, char *err, size_t errlen, const char *what)
 {
     const struct conf_node *n = conf_get(conf_root(c), path);

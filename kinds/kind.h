@@ -45,6 +45,9 @@ const PlatKind *kind_find(const char *name);
 
 // A `core:`-like section at `path` (already checked).
 CoreParams core_params(const struct conf *c, const char *path);
+// The native backend's description of a core of parameters p; type is the
+// file's text (it outlives the run, as the conf does).
+plat_core_desc core_desc(const CoreParams &p, const char *type);
 // A check's failure: err = "FILE:LINE: 'path' what" ("--set path: what" for
 // an override); returns -1.
 int check_bad(const struct conf *c, const char *path, char *err, size_t errlen, const char *what);

@@ -132,14 +132,8 @@ static std::vector<plat_core_desc> describe(const struct conf *c)
     for (int g = 0; g < sh.cgs; g++)
         for (int k = 0; k < sh.per_cg(); k++) {
             const char *sect = k == 0 ? "mpe" : "cpe";
-            CoreParams p = params(c, sect);
-            plat_core_desc d;
-            d.type = conf_str(c, k == 0 ? "mpe.type" : "cpe.type", sect);
-            d.caps = p.caps;
-            d.clock_mhz = p.clock_mhz;
-            d.local_bytes = (size_t)p.local_bytes;
-            d.rx_channels = p.rx_channels;
-            v.push_back(d);
+            v.push_back(
+                core_desc(params(c, sect), conf_str(c, k == 0 ? "mpe.type" : "cpe.type", sect)));
         }
     return v;
 }
