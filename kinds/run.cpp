@@ -5,7 +5,6 @@
 // as libsystemc's own main would), simulate until every core's entry has
 // returned, then report why not if the simulation ran out of events first.
 #include "kind.h"
-#include "build.h"
 #include "trace.h"
 
 #include "../plat/sim/sim.h"

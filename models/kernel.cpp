@@ -5,7 +5,6 @@
 #include "memory.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdarg>
 #include <cstdio>
 #include <stdexcept>
