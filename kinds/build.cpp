@@ -70,9 +70,9 @@ void Build::add_devices(const struct conf_node *devs, double link_MBps)
         Device d;
         d.name = conf_key(devs, i);
         const char *type = conf_text(conf_get(n, "type"));
-        d.type = type ? type : "";
         const DevType *t = devtype_find(type);
-        if (!t) throw std::runtime_error("device " + d.name + ": unknown type " + d.type);
+        if (!t) // plat_check rejects it first
+            throw std::runtime_error("device " + d.name + ": unknown type " + (type ? type : "?"));
         d.api = t->api;
         d.block = t->build(*this, d.name, n, link_MBps);
         kernel.add_device(d);

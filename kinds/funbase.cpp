@@ -277,7 +277,7 @@ static void build(Build &b, const struct conf *c)
         const struct conf_node *n = conf_at(devs, i);
         Device d;
         d.name = conf_key(devs, i);
-        d.type = d.api = "accel";
+        d.api = "accel";
         double lat = 0;
         conf_number(conf_get(n, "latency_ns"), &lat);
         std::string mod = dev_module(d.name);

@@ -218,7 +218,7 @@ static void build(Build &b, const struct conf *c)
                                     cyc_ns(c, "devices.mesh.get_cycles"), lay));
         b.iobus().attach_target(mesh->tsock, mesh->reg(), sizeof(uint64_t));
         Device d;
-        d.name = d.type = d.api = "mesh";
+        d.name = d.api = "mesh";
         d.block = mesh;
         kern.add_device(d);
     }

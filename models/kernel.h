@@ -45,7 +45,7 @@ struct Thread;
 // device it implements (hwq, mesh, accel, stream); `block` the model behind
 // it, of the class the glue of that api expects (Hwq, Mesh, Accel, Net).
 struct Device {
-    std::string name, type, api;
+    std::string name, api;
     sc_core::sc_module *block = nullptr;
 };
 
