@@ -7,10 +7,11 @@
 # scenario without a committed CSV and on a committed CSV that no scenario
 # writes (results/bench/ holds benchmark output, not scenarios'). A change
 # that moves a simulated result must say why and commit the new results
-# (make results).
+# (make results). CHECK_RESULTS_ROOT: the tree holding scenarios/ and
+# results/ (default: this repository; tests/cli points it at a scratch tree).
 set -u
-cd "$(dirname "$0")/.." || exit 2
-ipcsim=${1:-build/ipcsim}
+ipcsim=$(realpath "${1:-$(dirname "$0")/../build/ipcsim}" 2>/dev/null) || ipcsim=${1:-build/ipcsim}
+cd "${CHECK_RESULTS_ROOT:-$(dirname "$0")/..}" || exit 2
 [ -x "$ipcsim" ] || { echo "check-results: $ipcsim: not built (run make)" >&2; exit 2; }
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT

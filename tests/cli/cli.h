@@ -29,6 +29,11 @@ void cli_done(void);
 /* Run `ipcsim <args>`; args is one shell-quoted string built printf-style. */
 struct cli_out cli_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Run a shell command the same way (tools/ scripts); BUILD is the tree
+ * under test (cli_build). */
+struct cli_out cli_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *cli_build(void);
+
 /* Files. cli_read returns NULL when the file cannot be read. */
 char *cli_read(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_write(const char *text, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -155,6 +155,55 @@ START_TEST(compare_names_the_points_that_moved)
 }
 END_TEST
 
+/* make check-results in a scratch tree: a rerun equal to the committed CSV
+ * passes; a moved point, a CSV no scenario writes, and a scenario with no
+ * committed CSV each fail naming what is wrong; results/bench/ is not a
+ * scenario's. */
+START_TEST(check_results_finds_moved_stale_and_missing)
+{
+    const char *t = cli_tmp();
+    char *small = cli_read("tests/cli/data/small.yaml");
+    ck_assert_ptr_nonnull(small);
+    cli_write(small, "%s/tree/scenarios/grp/small.yaml", t);
+    cli_write("metric,value,unit\nx,1,ns\n", "%s/tree/results/bench/b.csv", t);
+    const char *check = "CHECK_RESULTS_ROOT='%s/tree' tools/check-results.sh '%s/ipcsim'";
+
+    struct cli_out r =
+        cli_run("run '%s/tree/scenarios/grp/small.yaml' --out '%s/tree/results/grp'", t, t);
+    ck_assert_int_eq(r.status, 0);
+    r = cli_sh(check, t, cli_build());
+    ck_assert_msg(r.status == 0 && strstr(r.out, "1 of 1 scenarios give the committed"), "%d: %s%s",
+                  r.status, r.out, r.err);
+
+    /* The committed file from other hardware: every point moved. */
+    r = cli_run("run '%s/tree/scenarios/grp/small.yaml' --out '%s/tree/results/grp' "
+                "--set link.latency_ns=1000",
+                t, t);
+    ck_assert_int_eq(r.status, 0);
+    r = cli_sh(check, t, cli_build());
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.out, "scenarios/grp/small.yaml: series roundtrip_ns, x 4: value "), "%s",
+                  r.out);
+    ck_assert_msg(strstr(r.err, "FAILED: 0 of 1"), "%s", r.err);
+
+    /* A CSV no scenario writes. */
+    r = cli_run("run '%s/tree/scenarios/grp/small.yaml' --out '%s/tree/results/grp'", t, t);
+    ck_assert_int_eq(r.status, 0);
+    cli_write("series,x,value,unit,reference,error_pct\n", "%s/tree/results/grp/gone.csv", t);
+    r = cli_sh(check, t, cli_build());
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.out, "results/grp/gone.csv: no scenario writes it"), "%s", r.out);
+
+    /* A scenario with no committed CSV. */
+    r = cli_sh("rm '%s/tree/results/grp/gone.csv' '%s/tree/results/grp/small.csv'", t, t);
+    ck_assert_int_eq(r.status, 0);
+    r = cli_sh(check, t, cli_build());
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.out, "results/grp/small.csv is not committed"), "%s", r.out);
+    cli_done();
+}
+END_TEST
+
 void cli_register_commands(void)
 {
     Suite *s = harness_suite("cli");
@@ -164,4 +213,5 @@ void cli_register_commands(void)
     tcase_add_test(harness_tcase(s, "list"), list_shows_group_stem_and_title);
     tcase_add_test(harness_tcase(s, "apps"), apps_lists_roles_and_args);
     tcase_add_test(harness_tcase(s, "compare"), compare_names_the_points_that_moved);
+    tcase_add_test(harness_tcase(s, "check_results"), check_results_finds_moved_stale_and_missing);
 }

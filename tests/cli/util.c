@@ -79,19 +79,16 @@ static char *read_path(const char *path)
     return keep(buf);
 }
 
-struct cli_out cli_run(const char *fmt, ...)
+/* Run the shell command cmd, capturing its output in the scratch directory. */
+static struct cli_out capture(const char *cmd)
 {
-    char args[8192], cmd[32768], out[4200], err[4200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
+    char full[40000], out[4200], err[4200];
     const char *t = cli_tmp();
     snprintf(out, sizeof out, "%s/.stdout", t);
     snprintf(err, sizeof err, "%s/.stderr", t);
-    snprintf(cmd, sizeof cmd, "'%s/ipcsim' %s >'%s' 2>'%s'", build(), args, out, err);
+    snprintf(full, sizeof full, "%s >'%s' 2>'%s'", cmd, out, err);
     fflush(stdout);
-    int st = system(cmd);
+    int st = system(full);
     ck_assert_int_ne(st, -1);
     struct cli_out r = {0};
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
@@ -102,6 +99,32 @@ struct cli_out cli_run(const char *fmt, ...)
     unlink(out);
     unlink(err);
     return r;
+}
+
+struct cli_out cli_run(const char *fmt, ...)
+{
+    char args[8192], cmd[32768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "'%s/ipcsim' %s", build(), args);
+    return capture(cmd);
+}
+
+struct cli_out cli_sh(const char *fmt, ...)
+{
+    char cmd[32768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    return capture(cmd);
+}
+
+const char *cli_build(void)
+{
+    return build();
 }
 
 char *cli_read(const char *fmt, ...)
