@@ -2,7 +2,9 @@
 #include "plot.h"
 #include "cli.h"
 #include "paths.h"
+#include "plot_axis.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -22,20 +24,34 @@ namespace
 const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 
+// gnuplot point types of one shape, filled (simulated) and hollow (paper).
+// Each series has its own shape, so two series' paper points at the same
+// spot (xmcapi's SC and DC both 112 MB/s at 32 KB) show as a circle in a
+// square instead of one hiding the other, and a simulated dot inside its
+// paper ring shows that both agree.
+struct shape {
+    int filled, hollow;
+};
+const shape shapes[] = {{7, 6}, {5, 4}, {9, 8}, {13, 12}, {11, 10}};
+// Line dash types: solid, dashed, dash-dot ..., so a series whose line runs
+// on top of another's (xmcapi's SC and DC from 8 KB on) leaves it visible.
+const int dashes[] = {1, 2, 4, 5, 3};
+
+// Sizes: the paper's hollow marker is twice the simulated dot; later
+// series' dots are a little smaller, so one drawn over another's at the
+// same spot leaves its rim showing.
+constexpr double SIM_PS = 1.2, SIM_PS_STEP = 0.15, SIM_PS_MIN = 0.7, REF_PS = 2.0;
+
+// About how many pixels a character of the 10 pt font takes and how wide
+// the frame is, to decide whether category labels fit side by side.
+constexpr double CHAR_PX = 7, FRAME_PX = 700;
+
 // A gnuplot single-quoted string: only ' needs escaping (as '').
 std::string q(const std::string &s)
 {
     std::string out = "'";
     for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
     return out + "'";
-}
-
-// A data-block field for xtic(): double-quoted, no quotes inside.
-std::string label(std::string s)
-{
-    for (char &c : s)
-        if (c == '"' || c == '\n') c = '\'';
-    return "\"" + s + "\"";
 }
 
 bool numeric(const std::string &s)
@@ -54,8 +70,28 @@ std::string slurp(const std::string &path)
     return ss.str();
 }
 
+std::string num(double v)
+{
+    return strf("%.10g", v);
+}
+
+// `set xtics (...)`: every tick of a, labelled, and its minor ticks.
+std::string tics(const char *axis, const plot_axis &a)
+{
+    std::vector<std::string> t;
+    for (const auto &k : a.ticks) t.push_back(q(k.second) + " " + num(k.first));
+    for (double m : a.minor) t.push_back("'' " + num(m) + " 1");
+    return strf("set %stics (", axis) + join(t, ", ") + ")\n";
+}
+
+// One series as drawn: (x position, y) of its simulated and paper points.
+struct drawn {
+    std::string name;
+    std::vector<std::pair<double, double>> sim, ref;
+};
+
 std::string script(const scenario &s, const plot_spec &p, const std::vector<row> &rows,
-                   const char *value_label, const std::string &png)
+                   const char *value_label, const std::string &png, int *dropped)
 {
     std::vector<std::string> series = p.series.empty() ? row_series(rows) : p.series;
     std::string unit;
@@ -78,11 +114,39 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
                          name.c_str(), join(row_series(rows), ", ").c_str()));
     }
     auto xpos = [&](const std::string &x) {
-        if (!categories) return x;
+        if (!categories) return strtod(x.c_str(), nullptr);
         for (size_t i = 0; i < cats.size(); i++)
-            if (cats[i] == x) return std::to_string(i) + " " + label(x);
-        return std::string("0 \"?\"");
+            if (cats[i] == x) return (double)i;
+        return 0.0;
     };
+
+    // The points, less those a log axis cannot show (counted, not hidden
+    // silently: write_plots says so).
+    std::vector<drawn> data;
+    std::vector<double> xs, ys;
+    *dropped = 0;
+    for (const std::string &name : series) {
+        drawn d{name, {}, {}};
+        for (const row &r : rows) {
+            if (r.series != name) continue;
+            double x = xpos(r.x);
+            for (int ref = 0; ref < 2; ref++) {
+                if (!(ref ? r.has_ref : r.has_value)) continue;
+                double y = ref ? r.ref : r.value;
+                if ((p.logx && !categories && x <= 0) || (p.logy && y <= 0)) {
+                    ++*dropped;
+                    continue;
+                }
+                (ref ? d.ref : d.sim).push_back({x, y});
+                xs.push_back(x);
+                ys.push_back(y);
+            }
+        }
+        data.push_back(d);
+    }
+    if (ys.empty()) fail_at(s.file, p.line, "plot '" + p.id + "': no point can be drawn");
+    double ymin = *std::min_element(ys.begin(), ys.end());
+    double ymax = *std::max_element(ys.begin(), ys.end());
 
     std::string ylabel = p.ylabel.empty() ? (series.size() == 1 ? series[0] : "value") : p.ylabel;
     if (!unit.empty() && ylabel.find("(" + unit + ")") == std::string::npos)
@@ -100,54 +164,80 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
     g += "set title " + q(p.title) + "\n";
     g += "set xlabel " + q(p.xlabel) + "\n";
     g += "set ylabel " + q(ylabel) + "\n";
-    g += "set grid\n";
+    g += "set grid xtics ytics\n";
     // The key goes below the plot: inside, its long reference sources hid
-    // points (a category axis spreads over the whole frame anyway).
-    g += "set key below reverse Left box height 1\n";
-    g += "set format y '%g'\n";
-    if (categories) {
-        g += "set xrange [-0.5:" + std::to_string(cats.size()) + "-0.5]\n";
-        g += "set xtics rotate by -30\n";
-    } else {
-        g += "set format x '%g'\n";
-        if (p.logx) g += "set logscale x\n";
-    }
-    if (p.logy) g += "set logscale y\n";
-    if (p.has_ymin) g += "set yrange [" + fmt_num(p.ymin) + ":*]\n";
-    // Keep points off the top and bottom of the frame on a linear y axis (log
-    // axes autoscale to whole decades anyway). gnuplot offsets a fixed ymin
-    // too, so then only the top gets room.
-    if (!p.logy)
-        g += std::string("set offsets 0, 0, graph 0.05, ") + (p.has_ymin ? "0" : "graph 0.05") +
-             "\n";
+    // points. One column, so its height is known for the margin below.
+    g += "set key below reverse Left box height 1 maxcols 1\n";
 
+    // x: categories side by side (slanted when their labels do not fit),
+    // or a numeric axis that ends near the data.
+    size_t tic_lines = 1;
+    if (categories) {
+        std::vector<std::string> t;
+        size_t longest = 0;
+        for (size_t i = 0; i < cats.size(); i++) {
+            t.push_back(q(cats[i]) + " " + std::to_string(i));
+            longest = std::max(longest, cats[i].size());
+        }
+        g += "set xrange [-0.5:" + std::to_string(cats.size()) + "-0.5]\n";
+        g += "set xtics (" + join(t, ", ") + ")\n";
+        if (longest * CHAR_PX > 0.9 * FRAME_PX / cats.size()) {
+            g += "set xtics rotate by -30\n";
+            tic_lines = 2 + longest / 5; // a slanted label's height in lines
+        }
+    } else {
+        double xmin = *std::min_element(xs.begin(), xs.end());
+        double xmax = *std::max_element(xs.begin(), xs.end());
+        plot_axis x = p.logx ? log_axis(xmin, xmax, powers_of_two(xs), false, 0)
+                             : linear_axis(xmin, xmax, false, 0);
+        if (p.logx) g += "set logscale x\n";
+        g += "set xrange [" + num(x.lo) + ":" + num(x.hi) + "]\n";
+        g += tics("x", x);
+    }
+    // y: a linear axis of values that are all >= 0 (times, rates, counts)
+    // starts at 0, so that a 3 % difference looks like 3 %; ymin: overrides.
+    plot_axis y;
+    if (p.logy) {
+        g += "set logscale y\n";
+        y = log_axis(ymin, ymax, false, p.has_ymin, p.ymin);
+    } else {
+        bool from_zero = !p.has_ymin && ymin >= 0;
+        y = linear_axis(ymin, ymax, p.has_ymin || from_zero, p.has_ymin ? p.ymin : 0);
+    }
+    g += "set yrange [" + num(y.lo) + ":" + num(y.hi) + "]\n";
+    g += tics("y", y);
+
+    // Categories are not a sequence: their points are not joined by lines.
     std::vector<std::string> plots;
-    for (size_t i = 0; i < series.size(); i++) {
-        const std::string &name = series[i];
-        std::string sim, ref;
-        for (const row &r : rows) {
-            if (r.series != name) continue;
-            if (r.has_value) sim += xpos(r.x) + " " + fmt_num(r.value) + "\n";
-            if (r.has_ref) ref += xpos(r.x) + " " + fmt_num(r.ref) + "\n";
+    for (size_t i = 0; i < data.size(); i++) {
+        const drawn &d = data[i];
+        std::string colour = q(colours[i % (sizeof colours / sizeof colours[0])]);
+        const shape &sh = shapes[i % (sizeof shapes / sizeof shapes[0])];
+        int dash = dashes[i % (sizeof dashes / sizeof dashes[0])];
+        double ps = std::max(SIM_PS_MIN, SIM_PS - SIM_PS_STEP * (double)i);
+        if (!d.sim.empty()) {
+            g += strf("$sim%zu << EOD\n", i);
+            for (const auto &pt : d.sim) g += num(pt.first) + " " + num(pt.second) + "\n";
+            g += "EOD\n";
+            std::string with = categories ? "points" : strf("linespoints lw 2 dt %d", dash);
+            plots.push_back(strf("$sim%zu using 1:2 with %s pt %d ps %g lc rgb ", i, with.c_str(),
+                                 sh.filled, ps) +
+                            colour + " title " + q(d.name + " " + value_label));
         }
-        std::string colour = colours[i % (sizeof colours / sizeof colours[0])];
-        std::string use = categories ? "using 1:3:xtic(2)" : "using 1:2";
-        if (!sim.empty()) {
-            g += strf("$sim%zu << EOD\n", i) + sim + "EOD\n";
-            plots.push_back(strf("$sim%zu ", i) + use + " with linespoints lw 2 pt 7 ps 1 lc rgb " +
-                            q(colour) + " title " + q(name + " " + value_label));
-        }
-        if (!ref.empty()) {
-            const ref_series *rs = s.ref_of(name);
+        if (!d.ref.empty()) {
+            const ref_series *rs = s.ref_of(d.name);
             std::string src = rs ? rs->source : "";
-            g += strf("$ref%zu << EOD\n", i) + ref + "EOD\n";
-            plots.push_back(strf("$ref%zu ", i) + use + " with points lw 2 pt 6 ps 2 lc rgb " +
-                            q(colour) + " title " + q(name + " reference: " + src));
+            g += strf("$ref%zu << EOD\n", i);
+            for (const auto &pt : d.ref) g += num(pt.first) + " " + num(pt.second) + "\n";
+            g += "EOD\n";
+            plots.push_back(strf("$ref%zu using 1:2 with points lw 1.5 pt %d ps %g lc rgb ", i,
+                                 sh.hollow, REF_PS) +
+                            colour + " title " + q(d.name + " reference: " + src));
         }
     }
     // gnuplot's key below leaves no room for the x label: the bottom margin
     // holds the tic labels, the label, then one line per key entry.
-    g += strf("set bmargin %zu\n", plots.size() + (categories ? 12 : 5));
+    g += strf("set bmargin %zu\n", plots.size() + tic_lines + 4);
     g += "plot " + join(plots, ", \\\n     ") + "\n";
     return g;
 }
@@ -196,7 +286,12 @@ void write_plots(const scenario &s, const std::vector<row> &rows, const char *va
         std::string png = files.add(name);
         std::string gp = files.scratch(s.stem + "-" + p.id + ".gp");
         std::string log = files.scratch(s.stem + "-" + p.id + ".log");
-        std::ofstream(gp, std::ios::binary) << script(s, p, rows, value_label, png);
+        int dropped = 0;
+        std::ofstream(gp, std::ios::binary) << script(s, p, rows, value_label, png, &dropped);
+        if (dropped)
+            fprintf(stderr,
+                    "ipcsim: %s: plot '%s': %d point%s at or below 0 not drawn on its log axis\n",
+                    at(s.file, p.line).c_str(), p.id.c_str(), dropped, dropped == 1 ? "" : "s");
         std::string out;
         int rc = run_gnuplot(program, gp, log, &out);
         if (rc != 0)
