@@ -25,7 +25,7 @@ double nice_step(double raw)
 // Ticks every nice step in [lo, hi], five to ten of them.
 void linear_ticks(plot_axis &a)
 {
-    double step = nice_step((a.hi - a.lo) / 10);
+    double step = nice_step((a.hi - a.lo) / 9);
     for (double k = std::ceil(a.lo / step - EPS); k * step <= a.hi + step * EPS; k++) {
         double v = k * step;
         if (std::fabs(v) < step * EPS) v = 0; // -0 and 1e-17 are 0
