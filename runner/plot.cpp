@@ -40,7 +40,7 @@ const int dashes[] = {1, 2, 4, 5, 3};
 // Sizes: the paper's hollow marker is twice the simulated dot; later
 // series' dots are a little smaller, so one drawn over another's at the
 // same spot leaves its rim showing.
-constexpr double SIM_PS = 1.2, SIM_PS_STEP = 0.15, SIM_PS_MIN = 0.7, REF_PS = 2.0;
+constexpr double SIM_PS = 1.0, SIM_PS_STEP = 0.15, SIM_PS_MIN = 0.6, REF_PS = 2.2;
 
 // About how many pixels a character of the 10 pt font takes and how wide
 // the frame is, to decide whether category labels fit side by side.
