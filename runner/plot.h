@@ -13,9 +13,11 @@
 std::string gnuplot_program();
 
 // One DIR/<stem>-<id>.png per plot of s (added to files, renamed on commit):
-// the run's series as lines with points, the reference (paper) points as
-// open markers of the same colour; the key names value_label
-// ("simulated"/"measured") and each reference's source.
+// the run's series as lines with filled points (points only on a category
+// axis), the reference (paper) points as larger hollow markers of the same
+// colour and shape; ranges and ticks from plot_axis.h; the key names
+// value_label ("simulated"/"measured") and each reference's source. Points
+// a log axis cannot show are left out and counted on stderr.
 void write_plots(const scenario &s, const std::vector<row> &rows, const char *value_label,
                  out_files &files);
 
