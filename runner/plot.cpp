@@ -84,6 +84,12 @@ std::string tics(const char *axis, const plot_axis &a)
     return strf("set %stics (", axis) + join(t, ", ") + ")\n";
 }
 
+// Points a plot cannot draw, counted so that write_plots can say so.
+struct left_out {
+    int log = 0;      // at or below 0 on a log axis
+    int infinite = 0; // an inf or nan value
+};
+
 // One series as drawn: (x position, y) of its simulated and paper points.
 struct drawn {
     std::string name;
@@ -91,7 +97,7 @@ struct drawn {
 };
 
 std::string script(const scenario &s, const plot_spec &p, const std::vector<row> &rows,
-                   const char *value_label, const std::string &png, int *dropped)
+                   const char *value_label, const std::string &png, left_out *dropped)
 {
     std::vector<std::string> series = p.series.empty() ? row_series(rows) : p.series;
     std::string unit;
@@ -124,7 +130,6 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
     // silently: write_plots says so).
     std::vector<drawn> data;
     std::vector<double> xs, ys;
-    *dropped = 0;
     for (const std::string &name : series) {
         drawn d{name, {}, {}};
         for (const row &r : rows) {
@@ -133,8 +138,12 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
             for (int ref = 0; ref < 2; ref++) {
                 if (!(ref ? r.has_ref : r.has_value)) continue;
                 double y = ref ? r.ref : r.value;
+                if (!std::isfinite(y)) {
+                    dropped->infinite++;
+                    continue;
+                }
                 if ((p.logx && !categories && x <= 0) || (p.logy && y <= 0)) {
-                    ++*dropped;
+                    dropped->log++;
                     continue;
                 }
                 (ref ? d.ref : d.sim).push_back({x, y});
@@ -286,12 +295,17 @@ void write_plots(const scenario &s, const std::vector<row> &rows, const char *va
         std::string png = files.add(name);
         std::string gp = files.scratch(s.stem + "-" + p.id + ".gp");
         std::string log = files.scratch(s.stem + "-" + p.id + ".log");
-        int dropped = 0;
+        left_out dropped;
         std::ofstream(gp, std::ios::binary) << script(s, p, rows, value_label, png, &dropped);
-        if (dropped)
+        if (dropped.log)
             fprintf(stderr,
                     "ipcsim: %s: plot '%s': %d point%s at or below 0 not drawn on its log axis\n",
-                    at(s.file, p.line).c_str(), p.id.c_str(), dropped, dropped == 1 ? "" : "s");
+                    at(s.file, p.line).c_str(), p.id.c_str(), dropped.log,
+                    dropped.log == 1 ? "" : "s");
+        if (dropped.infinite)
+            fprintf(stderr, "ipcsim: %s: plot '%s': %d point%s not drawn: not a finite number\n",
+                    at(s.file, p.line).c_str(), p.id.c_str(), dropped.infinite,
+                    dropped.infinite == 1 ? "" : "s");
         std::string out;
         int rc = run_gnuplot(program, gp, log, &out);
         if (rc != 0)

@@ -26,6 +26,7 @@ double nice_step(double raw)
 void linear_ticks(plot_axis &a)
 {
     double step = nice_step((a.hi - a.lo) / 9);
+    if (!(step > 0) || !std::isfinite(step)) return; // no span: no ticks (plot.cpp never asks)
     for (double k = std::ceil(a.lo / step - EPS); k * step <= a.hi + step * EPS; k++) {
         double v = k * step;
         if (std::fabs(v) < step * EPS) v = 0; // -0 and 1e-17 are 0

@@ -29,7 +29,7 @@ struct plot_spec {
     std::string id, title, xlabel, ylabel;
     std::vector<std::string> series; // empty: every series of the run
     bool logx = false, logy = false;
-    bool has_ymin = false; // without it the y axis starts where gnuplot's autoscale puts it
+    bool has_ymin = false; // without it: 0 for values >= 0 on a linear axis (plot_axis.h)
     double ymin = 0;
     int line = 0;
 };
