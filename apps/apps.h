@@ -14,6 +14,13 @@
 
 #include <stdbool.h>
 
+/* Upper bounds the apps' argument rules share (app.h: struct app_arg). At
+ * these the default scenarios run for minutes, not days (a simulated round
+ * trip costs ~1-3 s of host time per 10,000 at the default sizes):
+ * repetitions, timed or untimed, of one measurement (reps, packets,
+ * warmup, messages, blocks) -- 10,000 times the papers' 100. */
+#define APPS_REPS_MAX 1000000
+
 extern const struct app app_pingpong;
 extern const struct app app_mcapi_dct;
 extern const struct app app_funbase_init;

@@ -135,6 +135,13 @@ int main(int argc, char **argv)
                                          {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
+    /* "-1" as NODE: getopt would call it an unknown option. */
+    const char *neg = NULL;
+    if (xmcli_negative(argc, argv, "t:qh", opts, &neg) == 0) {
+        fprintf(stderr, "%s: NODE '%s' is not a node: give DOMAIN:NODE or NODE, e.g. 1:1\n", prog,
+                neg);
+        return 2;
+    }
     int c;
     while ((c = getopt_long(argc, argv, "t:qh", opts, NULL)) != -1) {
         if (c == 't')

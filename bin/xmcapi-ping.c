@@ -6,6 +6,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "xmcli.h"
 
+#include "../xmcapi/xmcapi.h"
+
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,14 +25,17 @@ static void usage(FILE *f)
         "as node PEER (nodes: DOMAIN:NODE, or NODE if unique in the topology), check every\n"
         "echo byte for byte and print\n"
         "  rtt_us=<median> min_us=<min> max_us=<max> count=<COUNT> bytes=<BYTES> mode=<msg|pkt>\n"
-        "Exit status: 0 all echoes matched; 1 a mismatch; 2 the peer is unreachable or went\n"
-        "away (within the timeout), or a usage error.\n"
+        "  mismatched=<echoes that came back different or of another size>\n"
+        "(one line). NODE and PEER differ; COUNT is 1 to 100000000, BYTES 0 to %d.\n"
+        "Exit status: 0 all echoes matched; 1 a mismatch; 2 a usage error, PEER's host does\n"
+        "not resolve, the peer does not answer within the timeout, or it went away (its\n"
+        "connection closed: said at once).\n"
         "  -t, --topology FILE   the topology file (default: $XMCAPI_TOPOLOGY)\n"
         "  -m, --mode msg|pkt    messages (up to %d bytes) or a packet channel (up to %d);\n"
         "                        default: msg if BYTES fits a message, else pkt\n"
         "  -w, --timeout MS      give up on the peer after MS ms without an answer (5000)\n"
         "  -h, --help            this text\n",
-        prog, MCAPI_MAX_MSG_SIZE, MCAPI_MAX_PKT_SIZE);
+        prog, MCAPI_MAX_PKT_SIZE, MCAPI_MAX_MSG_SIZE, MCAPI_MAX_PKT_SIZE);
 }
 
 static double now_us(void)
@@ -67,12 +72,51 @@ struct run {
     mcapi_timeout_t wait_ms;
 };
 
+/* MCAPI_ERR_TRANSMISSION here: the peer's connection closed (recv_echo). */
 static void gone(const struct run *r, uint32_t done, const char *what, mcapi_status_t st)
 {
     fprintf(stderr, "%s: peer <%u,%u> at %s: %s after %u of %u: %s\n", prog, (unsigned)r->pdom,
             (unsigned)r->pnode, xmcli_addr(r->topo, r->pdom, r->pnode), what, done, r->count,
-            st == MCAPI_TIMEOUT ? "no answer (timed out)" : xmcli_status(st));
+            st == MCAPI_TIMEOUT            ? "no answer (timed out)"
+            : st == MCAPI_ERR_TRANSMISSION ? "the connection closed (MCAPI_ERR_TRANSMISSION)"
+                                           : xmcli_status(st));
     exit(2);
+}
+
+/* Connections of this node that failed so far (xmcapi_stats). */
+static uint64_t conn_fails(void)
+{
+    struct xmcapi_stats s;
+    mcapi_status_t st = xmcapi_stats(&s);
+    return st == MCAPI_SUCCESS ? s.conn_fails : 0;
+}
+
+/* A message's echo: a message to an endpoint has no connection to fail, so
+ * a blocking receive would wait out the whole timeout for a peer that is
+ * gone. Waiting in slices and looking at the node's failed connections in
+ * between reports a closed peer within a slice. MCAPI_SUCCESS,
+ * MCAPI_TIMEOUT or MCAPI_ERR_TRANSMISSION (the connection closed). */
+#define SLICE_MS 20
+static mcapi_status_t recv_echo(const struct run *r, mcapi_endpoint_t me, uint8_t *back,
+                                size_t *got, uint64_t fails)
+{
+    mcapi_status_t st = 0;
+    mcapi_request_t q;
+    mcapi_msg_recv_i(me, back, MCAPI_MAX_MSG_SIZE + 1, &q, &st);
+    if (st != MCAPI_SUCCESS && st != MCAPI_PENDING) return st;
+    for (mcapi_timeout_t waited = 0;; waited += SLICE_MS) {
+        if (mcapi_wait(&q, got, SLICE_MS, &st)) return st;
+        if (st != MCAPI_TIMEOUT) return st;
+        mcapi_status_t c;
+        if (conn_fails() != fails) {
+            mcapi_cancel(&q, &c);
+            return MCAPI_ERR_TRANSMISSION;
+        }
+        if (waited + SLICE_MS >= r->wait_ms) {
+            mcapi_cancel(&q, &c);
+            return MCAPI_TIMEOUT;
+        }
+    }
 }
 
 int main(int argc, char **argv)
@@ -84,6 +128,17 @@ int main(int argc, char **argv)
                                          {"timeout", required_argument, NULL, 'w'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
+    /* "-1" as COUNT: getopt would call it an unknown option. */
+    static const char *const what[] = {"NODE", "PEER", "COUNT", "BYTES"};
+    const char *neg = NULL;
+    int k = xmcli_negative(argc, argv, "t:m:w:h", opts, &neg);
+    if (k == 2) number("COUNT", neg, 1, 100000000);
+    if (k == 3) number("BYTES", neg, 0, MCAPI_MAX_PKT_SIZE);
+    if (k >= 0 && k <= 1) {
+        fprintf(stderr, "%s: %s '%s' is not a node: give DOMAIN:NODE or NODE, e.g. 1:0\n", prog,
+                what[k], neg);
+        return 2;
+    }
     int c;
     while ((c = getopt_long(argc, argv, "t:m:w:h", opts, NULL)) != -1) {
         if (c == 't') {
@@ -113,6 +168,13 @@ int main(int argc, char **argv)
     if (xmcli_node(prog, argv[optind], r.topo, &dom, &node) ||
         xmcli_node(prog, argv[optind + 1], r.topo, &r.pdom, &r.pnode))
         return 2;
+    if (dom == r.pdom && node == r.pnode) {
+        fprintf(stderr,
+                "%s: NODE and PEER are both <%u,%u>: a node cannot ping itself (PEER is the "
+                "node an xmcapi-echo runs as; see %s --help)\n",
+                prog, (unsigned)dom, (unsigned)node, prog);
+        return 2;
+    }
     r.count = (uint32_t)number("COUNT", argv[optind + 2], 1, 100000000);
     r.bytes = (uint32_t)number("BYTES", argv[optind + 3], 0, MCAPI_MAX_PKT_SIZE);
     if (!mode) mode = r.bytes <= MCAPI_MAX_MSG_SIZE ? XMCLI_MSG : XMCLI_PKT;
@@ -122,6 +184,7 @@ int main(int argc, char **argv)
         return 2;
     }
     r.pkt = mode == XMCLI_PKT;
+    if (xmcli_resolves(prog, r.topo, r.pdom, r.pnode)) return 2;
 
     xmcli_start(prog, r.topo, dom, node);
     mcapi_status_t st = 0;
@@ -183,6 +246,7 @@ int main(int argc, char **argv)
         return 2;
     }
     uint32_t bad = 0;
+    const uint64_t fails = conn_fails(); /* the session's connections are up */
     for (uint32_t i = 0; i < r.count; i++) {
         xmcli_fill(buf, r.bytes, i);
         double t0 = now_us();
@@ -197,7 +261,7 @@ int main(int argc, char **argv)
         } else {
             mcapi_msg_send(me, a, buf, r.bytes, 1, &st);
             if (st != MCAPI_SUCCESS) gone(&r, i, "send", st);
-            mcapi_msg_recv(me, back, MCAPI_MAX_MSG_SIZE + 1, &got, &st);
+            st = recv_echo(&r, me, back, &got, fails);
             if (st != MCAPI_SUCCESS) gone(&r, i, "echo", st);
         }
         rtt[i] = now_us() - t0;

@@ -1,8 +1,11 @@
 /* bin/xmcli.c -- shared by xmcapi-echo and xmcapi-ping (xmcli.h). */
+#define _POSIX_C_SOURCE 200809L /* getaddrinfo */
 #include "xmcli.h"
 
 #include "../xmcapi/topo.h"
 
+#include <ctype.h>
+#include <netdb.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +93,68 @@ int xmcli_node(const char *prog, const char *arg, const char *topo_path, mcapi_d
     *dom = (mcapi_domain_t)d;
     *node = (mcapi_node_t)n;
     return 0;
+}
+
+/* Whether option character c (or long option name, n bytes) takes a value. */
+static bool short_valued(const char *shortopts, char c)
+{
+    const char *p = c != ':' ? strchr(shortopts, c) : NULL;
+    return p && p[1] == ':';
+}
+static bool long_valued(const struct option *longopts, const char *name, size_t n)
+{
+    for (const struct option *o = longopts; o && o->name; o++)
+        if (strlen(o->name) == n && strncmp(o->name, name, n) == 0)
+            return o->has_arg == required_argument;
+    return false;
+}
+
+int xmcli_negative(int argc, char *const argv[], const char *shortopts,
+                   const struct option *longopts, const char **arg)
+{
+    int pos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) return -1;
+        if (a[0] == '-' && isdigit((unsigned char)a[1])) {
+            *arg = a;
+            return pos;
+        }
+        if (a[0] == '-' && a[1] == '-') { /* --name VALUE, --name=VALUE */
+            if (!strchr(a, '=') && long_valued(longopts, a + 2, strlen(a + 2))) i++;
+            continue;
+        }
+        if (a[0] == '-' && a[1]) { /* -abc, -tFILE, -t FILE */
+            for (const char *c = a + 1; *c; c++)
+                if (short_valued(shortopts, *c)) {
+                    if (!c[1]) i++;
+                    break;
+                }
+            continue;
+        }
+        pos++;
+    }
+    return -1;
+}
+
+int xmcli_resolves(const char *prog, const char *topo_path, mcapi_domain_t dom, mcapi_node_t node)
+{
+    struct xt_topo *t = load(prog, topo_path);
+    if (!t) return -1;
+    const struct xt_node *e = xt_find(t, dom, node);
+    int rc = 0;
+    if (e) {
+        struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res = NULL;
+        int err = getaddrinfo(e->host, NULL, &hints, &res);
+        if (err) {
+            fprintf(stderr, "%s: cannot resolve %s (node <%u,%u>, %s:%d): %s\n", prog, e->host,
+                    (unsigned)dom, (unsigned)node, xt_path(topo_path), e->line, gai_strerror(err));
+            rc = -1;
+        }
+        if (res) freeaddrinfo(res);
+    }
+    xt_free(t);
+    return rc;
 }
 
 const char *xmcli_addr(const char *topo_path, mcapi_domain_t dom, mcapi_node_t node)

@@ -17,6 +17,7 @@
 
 #include "mcapi.h"
 
+#include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +41,18 @@ int xmcli_hello_get(const uint8_t *in, size_t n, struct xmcli_hello *h);
  * with a message on stderr. */
 int xmcli_node(const char *prog, const char *arg, const char *topo_path, mcapi_domain_t *dom,
                mcapi_node_t *node);
+/* The place among the positional arguments (0: the first) of the first
+ * one that reads as a negative number ("-1"), or -1 if none. getopt would
+ * take it for options ("invalid option -- '1'"); the caller gives the
+ * argument's range instead. shortopts and longopts as for getopt_long (only
+ * which options take a value matters); argument "--" ends the scan. */
+int xmcli_negative(int argc, char *const argv[], const char *shortopts,
+                   const struct option *longopts, const char **arg);
+/* 0 if the host of <dom, node> in the topology resolves, else -1 with
+ * "PROG: cannot resolve HOST (node <D,N>, FILE:LINE): reason" on stderr:
+ * said at once, where the transport would retry the name until its
+ * timeout. */
+int xmcli_resolves(const char *prog, const char *topo_path, mcapi_domain_t dom, mcapi_node_t node);
 /* Start node <dom, node> over XMCAPI; exits 2 with a message on failure. */
 void xmcli_start(const char *prog, const char *topo_path, mcapi_domain_t dom, mcapi_node_t node);
 /* "host:port" of <dom, node> from the topology, for messages. */

@@ -113,8 +113,14 @@ class builder
         return true;
     }
 
+    // The depth is limited so that a file cannot make the parse take
+    // minutes (libyaml's cost grows with the square of the depth: 100,000
+    // levels took 22 s) or the tree's recursive walks exhaust the stack.
     bool open(conf_node *n)
     {
+        if (stack_.size() >= CONF_MAX_DEPTH)
+            return error(n->line, "maps and lists nested more than " +
+                                      std::to_string(CONF_MAX_DEPTH) + " deep");
         if (!add(n)) return false;
         stack_.push_back(frame{n, false, std::string(), 0});
         return true;

@@ -48,7 +48,13 @@ int conf_set_at(struct conf *c, const char *path, const char *value, const char 
              did_you_mean(paths, path, false).c_str(), all.c_str());
         return -1;
     }
-    const std::string origin = where ? where : "";
+    // Later messages about the value name the override and the key it
+    // replaced: "--set cores=2.5: platforms/ideal.yaml:11".
+    std::string origin = where ? where : "";
+    if (origin.empty()) {
+        origin = std::string("--set ") + path + "=" + value + ": " + c->file;
+        if (n->line > 0) origin += ":" + std::to_string(n->line);
+    }
     if (n->kind == CONF_SCALAR) {
         conf_node repl;
         repl.kind = CONF_SCALAR;

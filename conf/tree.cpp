@@ -149,6 +149,12 @@ int conf_line(const struct conf_node *n)
     return n->line;
 }
 
+int conf_where(const struct conf *c, const struct conf_node *n, char *buf, size_t len)
+{
+    if (n && n->line == 0 && !n->origin.empty()) return snprintf(buf, len, "%s", n->origin.c_str());
+    return snprintf(buf, len, "%s:%d", c->file.c_str(), n ? n->line : 0);
+}
+
 const struct conf_node *conf_get(const struct conf_node *n, const char *path)
 {
     for (const std::string &seg : split(path)) {

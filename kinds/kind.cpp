@@ -45,10 +45,9 @@ plat_core_desc core_desc(const CoreParams &p, const char *type)
 int check_bad(const struct conf *c, const char *path, char *err, size_t errlen, const char *what)
 {
     const struct conf_node *n = conf_get(conf_root(c), path);
-    if (conf_line(n) == 0) // a --set override has no line
-        snprintf(err, errlen, "--set %s: %s", path, what);
-    else
-        snprintf(err, errlen, "%s:%d: '%s' %s", conf_file(c), conf_line(n), path, what);
+    char where[512]; // FILE:LINE, or the --set that gave the value
+    conf_where(c, n, where, sizeof where);
+    snprintf(err, errlen, "%s: '%s' %s", where, path, what);
     return -1;
 }
 
@@ -59,10 +58,12 @@ int check_caps(const struct conf *c, const char *path, char *err, size_t errlen)
         const struct conf_node *n = conf_at(caps, i);
         const char *name = conf_text(n);
         if (!name || !plat_cap_bit(name)) {
+            char where[512]; // FILE:LINE, or the --set that gave the list
+            conf_where(c, n, where, sizeof where);
             snprintf(err, errlen,
-                     "%s:%d: '%s' lists unknown capability '%s' (known: cas, fetch_add, "
+                     "%s: '%s' lists unknown capability '%s' (known: cas, fetch_add, "
                      "local_mem, dma, threads)",
-                     conf_file(c), conf_line(n), path, name ? name : "?");
+                     where, path, name ? name : "?");
             return -1;
         }
     }
@@ -89,8 +90,10 @@ int check_devices(const struct conf *c, char *err, size_t errlen)
             std::string known;
             for (size_t k = 0; devtypes[k]; k++)
                 known += std::string(k ? ", " : "") + devtypes[k]->name;
-            snprintf(err, errlen, "%s:%d: '%s.type' is '%s', not a device type (%s)", conf_file(c),
-                     conf_line(tn), base.c_str(), conf_text(tn), known.c_str());
+            char where[512];
+            conf_where(c, tn, where, sizeof where);
+            snprintf(err, errlen, "%s: '%s.type' is '%s', not a device type (%s)", where,
+                     base.c_str(), conf_text(tn), known.c_str());
             return -1;
         }
         if (conf_check(c, d, base.c_str(), t->rules, err, errlen)) return -1;

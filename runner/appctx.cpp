@@ -14,11 +14,18 @@
 #include <cstring>
 #include <mutex>
 
+// One app_fail(): which core said what.
+struct app_failure {
+    int core;
+    std::string msg;
+};
+
 struct app_ctx {
     const scenario *s;
     std::vector<const char *> role_of; // per core; nullptr when unmapped
     std::mutex lock;
     app_result result;
+    std::vector<app_failure> failures; // in the order they were said
 };
 
 namespace
@@ -27,11 +34,58 @@ namespace
 void failure(struct app_ctx *ctx, const std::string &msg)
 {
     int core = plat_core();
-    const char *role =
-        core >= 0 && (size_t)core < ctx->role_of.size() ? ctx->role_of[core] : nullptr;
-    std::string who = strf("core %d (%s): ", core, role ? role : "unmapped");
     std::lock_guard<std::mutex> g(ctx->lock);
-    ctx->result.failures.push_back(who + msg);
+    ctx->failures.push_back({core, msg});
+}
+
+std::string role_name(const struct app_ctx &ctx, int core)
+{
+    const char *role = core >= 0 && (size_t)core < ctx.role_of.size() ? ctx.role_of[core] : nullptr;
+    return role ? role : "unmapped";
+}
+
+// "0", "0-63", "0, 2, 5-7": the cores, in order, with runs joined.
+std::string core_list(std::vector<int> cores)
+{
+    std::sort(cores.begin(), cores.end());
+    std::vector<std::string> parts;
+    for (size_t i = 0; i < cores.size();) {
+        size_t j = i;
+        while (j + 1 < cores.size() && cores[j + 1] == cores[j] + 1) j++;
+        parts.push_back(j == i ? std::to_string(cores[i]) : strf("%d-%d", cores[i], cores[j]));
+        i = j + 1;
+    }
+    return join(parts, ", ");
+}
+
+// Every reason once, in the order it was first given, with the cores that
+// gave it: an app whose every core finds the same fault (sw26010's 65 cores
+// without a mesh) says so in one line, not one per core.
+std::vector<std::string> merged_failures(const struct app_ctx &ctx)
+{
+    std::vector<std::string> msgs;
+    std::vector<std::vector<int>> cores;
+    for (const app_failure &f : ctx.failures) {
+        size_t i = std::find(msgs.begin(), msgs.end(), f.msg) - msgs.begin();
+        if (i == msgs.size()) {
+            msgs.push_back(f.msg);
+            cores.emplace_back();
+        }
+        if (std::find(cores[i].begin(), cores[i].end(), f.core) == cores[i].end())
+            cores[i].push_back(f.core);
+    }
+    std::vector<std::string> out;
+    for (size_t i = 0; i < msgs.size(); i++) {
+        std::vector<std::string> roles;
+        for (int c : cores[i]) {
+            std::string r = role_name(ctx, c);
+            if (std::find(roles.begin(), roles.end(), r) == roles.end()) roles.push_back(r);
+        }
+        out.push_back(strf("core%s %s (%s): %s", cores[i].size() == 1 ? "" : "s",
+                           core_list(cores[i]).c_str(), join(roles, ", ").c_str(),
+                           msgs[i].c_str()));
+    }
+    return out;
 }
 
 // The argument `name` if it has one of the two types, else a failure.
@@ -150,5 +204,6 @@ app_result run_app(const scenario &s, const run_opts &o)
     char err[4096] = "";
     if (plat_run(&r, err, sizeof err) != 0) fail(err[0] ? err : "the run failed (no reason given)");
     std::lock_guard<std::mutex> g(ctx.lock); // the cores are done; this orders their writes
+    ctx.result.failures = merged_failures(ctx);
     return ctx.result;
 }

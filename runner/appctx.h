@@ -17,8 +17,10 @@ struct point {
 };
 
 struct app_result {
-    std::vector<point> points;         // in report order
-    std::vector<std::string> failures; // app_fail() messages, "core N (role): ..."
+    std::vector<point> points; // in report order
+    // app_fail() messages, each reason once with the cores that gave it:
+    // "core 0 (ping): ...", "cores 0-64 (mpe, unmapped): ..."
+    std::vector<std::string> failures;
 };
 
 struct run_opts {

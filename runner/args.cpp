@@ -24,13 +24,47 @@ bool number_of(enum app_arg_type t, const struct conf_node *n, double *v)
     return *v == std::floor(*v) && std::fabs(*v) <= 9007199254740992.0;
 }
 
-// Fill v from node n (already known to belong to v.decl).
-void from_node(arg_value &v, const struct conf_node *n, const std::string &where)
+// "1000000", "0.5": a bound as a user would write it.
+std::string bound_text(double b)
+{
+    return strf("%.16g", b);
+}
+
+bool has_range(const struct app_arg *d)
+{
+    return d->type != APP_STR;
+}
+
+// The element count of a list argument: 1 to max_len (0: APP_LIST_MAX).
+unsigned max_len(const struct app_arg *d)
+{
+    return d->max_len ? d->max_len : APP_LIST_MAX;
+}
+
+// x (written as `text`) against d's range; `what` is "argument 'reps'" or
+// "argument 'sizes' element 2".
+void check_range(const struct app_arg *d, double x, const std::string &text,
+                 const std::string &where, const std::string &what)
+{
+    if (x >= d->min && x <= d->max) return;
+    fail(strf("%s: %s is %s, must be %s to %s (%s)", where.c_str(), what.c_str(), text.c_str(),
+              bound_text(d->min).c_str(), bound_text(d->max).c_str(), d->help ? d->help : ""));
+}
+
+// Fill v from node n (already known to belong to v.decl), checking the
+// declaration's rule. `file`, if given, is where n was read: a list's
+// elements are then located by their own lines.
+void from_node(arg_value &v, const struct conf_node *n, const std::string &where,
+               const std::string &file)
 {
     const struct app_arg *d = v.decl;
     std::string got = conf_text(n)                  ? "'" + std::string(conf_text(n)) + "'"
                       : conf_kind_of(n) == CONF_MAP ? std::string("a map")
                                                     : std::string("a list");
+    auto where_of = [&](const struct conf_node *e) {
+        return file.empty() || conf_line(e) <= 0 ? where : at(file, conf_line(e));
+    };
+    std::string arg = std::string("argument '") + d->name + "'";
     v.list.clear();
     switch (d->type) {
     case APP_STR:
@@ -44,6 +78,7 @@ void from_node(arg_value &v, const struct conf_node *n, const std::string &where
             fail(where + ": argument '" + d->name + "' must be " +
                  (d->type == APP_INT ? "a whole number" : "a number") + ", not " + got);
         v.text = conf_text(n);
+        check_range(d, v.num, v.text, where, arg);
         break;
     case APP_INT_LIST:
     case APP_NUM_LIST: {
@@ -53,21 +88,26 @@ void from_node(arg_value &v, const struct conf_node *n, const std::string &where
         if (conf_text(n)) { // a single number is a list of one
             if (!number_of(d->type, n, &x))
                 fail(where + ": argument '" + d->name + "' must be " + what + ", not " + got);
+            check_range(d, x, conf_text(n), where, arg);
             v.list.push_back(x);
             v.text = "[" + std::string(conf_text(n)) + "]";
             break;
         }
         if (conf_kind_of(n) != CONF_LIST)
             fail(where + ": argument '" + d->name + "' must be " + what + ", not " + got);
+        if (conf_len(n) < 1 || conf_len(n) > max_len(d))
+            fail(strf("%s: %s has %zu element%s, must have 1 to %u", where.c_str(), arg.c_str(),
+                      conf_len(n), conf_len(n) == 1 ? "" : "s", max_len(d)));
         v.text = "[";
         for (size_t i = 0; i < conf_len(n); i++) {
             const struct conf_node *e = conf_at(n, i);
             if (!number_of(d->type, e, &x)) {
                 std::string eg =
                     conf_text(e) ? "'" + std::string(conf_text(e)) + "'" : "a list or map";
-                fail(where + ": argument '" + d->name + "' must be " + what + "; element " +
+                fail(where_of(e) + ": argument '" + d->name + "' must be " + what + "; element " +
                      std::to_string(i) + " is " + eg);
             }
+            check_range(d, x, conf_text(e), where_of(e), arg + " element " + std::to_string(i));
             v.list.push_back(x);
             v.text += (i ? ", " : "") + std::string(conf_text(e));
         }
@@ -102,27 +142,29 @@ arg_set args_defaults(const struct app *app)
     for (const struct app_arg *d = app->args; d && d->name; d++) {
         arg_value v;
         v.decl = d;
+        if (has_range(d) && !(d->min <= d->max))
+            fail(strf("app %s: argument '%s' declares no range (min %g > max %g)", app->name,
+                      d->name, d->min, d->max));
         if (d->dflt) {
             std::string name = strf("app %s: default of '%s'", app->name, d->name);
             char err[512];
             conf_ptr c(conf_parse(name.c_str(), d->dflt, err, sizeof err));
             if (!c) fail(err);
-            from_node(v, conf_root(c.get()), name);
+            from_node(v, conf_root(c.get()), name, "");
         }
         s.values.push_back(v);
     }
     return s;
 }
 
-void args_set_node(arg_set &s, const char *name, const struct conf_node *n,
-                   const std::string &where)
+void args_set_node(arg_set &s, const char *name, const struct conf_node *n, const std::string &file)
 {
-    from_node(*lookup(s, name, where), n, where);
+    std::string where = at(file, conf_line(n));
+    from_node(*lookup(s, name, where), n, where, file);
 }
 
-void args_set_text(arg_set &s, const char *name, const std::string &text)
+void args_set_text(arg_set &s, const char *name, const std::string &text, const std::string &where)
 {
-    std::string where = std::string("--set args.") + name;
     arg_value *v = lookup(s, name, where);
     if (v->decl->type == APP_STR) { // text is text: no YAML quoting games on the command line
         v->text = text;
@@ -130,9 +172,13 @@ void args_set_text(arg_set &s, const char *name, const std::string &text)
         return;
     }
     char err[512];
-    conf_ptr c(conf_parse(where.c_str(), text.c_str(), err, sizeof err));
-    if (!c) fail(err);
-    from_node(*v, conf_root(c.get()), where);
+    static const char label[] = "value"; // conf says "value:LINE: ...": the line is no news
+    conf_ptr c(conf_parse(label, text.c_str(), err, sizeof err));
+    if (!c) {
+        const char *why = strstr(err, ": ");
+        fail(where + ": argument '" + name + "': not a value" + (why ? why : err));
+    }
+    from_node(*v, conf_root(c.get()), where, "");
 }
 
 void args_finish(const arg_set &s, const std::string &where)
@@ -148,6 +194,15 @@ std::string args_names(const struct app *app)
     std::vector<std::string> names;
     for (const struct app_arg *d = app->args; d && d->name; d++) names.push_back(d->name);
     return names.empty() ? "(none)" : join(names, ", ");
+}
+
+std::string arg_rule(const struct app_arg *d)
+{
+    if (!has_range(d)) return "";
+    std::string r = bound_text(d->min) + ".." + bound_text(d->max);
+    if (d->type == APP_INT_LIST || d->type == APP_NUM_LIST)
+        r += strf(", 1-%u elements", max_len(d));
+    return r;
 }
 
 const char *arg_type_name(enum app_arg_type t)

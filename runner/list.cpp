@@ -17,13 +17,25 @@ static const char list_usage[] =
     "usage: ipcsim list [DIR]\n"
     "\n"
     "The scenarios under DIR (default: ipcsim's own scenarios/ folder), one per\n"
-    "line: group/stem and title. Run one with: ipcsim run DIR/group/stem.yaml\n";
+    "line: group/stem and title. Run one with: ipcsim run DIR/group/stem.yaml\n"
+    "Platform files (platform: without workload: or mapping:) are not listed; a\n"
+    "note on stderr names them.\n";
 
 static const char apps_usage[] =
     "usage: ipcsim apps\n"
     "\n"
     "The apps a scenario's workload can name, their roles (mapped to cores by\n"
-    "the scenario's mapping:) and arguments (workload: args:), with defaults.\n";
+    "the scenario's mapping:), arguments (workload: args:) with type, default,\n"
+    "the values each takes (checked before a run) and what it means, and the\n"
+    "series the app reports.\n";
+
+// "a, b, c" and at most `max` names, then "and N more".
+static std::string some(const std::vector<std::string> &names, size_t max)
+{
+    if (names.size() <= max) return join(names, ", ");
+    std::vector<std::string> first(names.begin(), names.begin() + (long)max);
+    return join(first, ", ") + strf(" and %zu more", names.size() - max);
+}
 
 int cmd_list(const std::vector<std::string> &args)
 {
@@ -46,8 +58,13 @@ int cmd_list(const std::vector<std::string> &args)
     if (ec) fail(dir + ": " + ec.message());
     std::sort(files.begin(), files.end());
 
-    size_t width = 0;
-    for (const std::string &f : files) width = std::max(width, f.size() - 5);
+    // A platform file has platform: (its kind) and no workload: or
+    // mapping:, which every scenario has; anything else is listed.
+    struct entry {
+        std::string name, title;
+    };
+    std::vector<entry> scenarios;
+    std::vector<std::string> platforms;
     int rc = EXIT_OK;
     for (const std::string &f : files) {
         char err[1024];
@@ -58,8 +75,23 @@ int cmd_list(const std::vector<std::string> &args)
             continue;
         }
         std::string name = f.substr(0, f.size() - 5);
-        printf("%-*s  %s\n", (int)width, name.c_str(), conf_str(c.get(), "title", "(no title)"));
+        const struct conf_node *root = conf_root(c.get());
+        if (conf_kind_of(root) == CONF_MAP && conf_get(root, "platform") &&
+            !conf_get(root, "workload") && !conf_get(root, "mapping"))
+            platforms.push_back(name);
+        else
+            scenarios.push_back({name, conf_str(c.get(), "title", "(no title)")});
     }
+    size_t width = 0;
+    for (const entry &e : scenarios) width = std::max(width, e.name.size());
+    for (const entry &e : scenarios)
+        printf("%-*s  %s\n", (int)width, e.name.c_str(), e.title.c_str());
+    if (!platforms.empty())
+        fprintf(stderr,
+                "%s%s: %s (these are platform files: %s; a scenario names one with its "
+                "platform: key)\n",
+                dir.c_str(), dir.back() == '/' ? "" : "/",
+                scenarios.empty() ? "no scenarios" : "not listed", some(platforms, 8).c_str());
     return rc;
 }
 
@@ -77,15 +109,20 @@ int cmd_apps(const std::vector<std::string> &args)
         printf("%s%s - %s\n", a == app_table ? "" : "\n", app->name, app->summary);
         printf("  roles: %s\n", roles.empty() ? "(none)" : join(roles, ", ").c_str());
         printf("  args:%s\n", app->args && app->args->name ? "" : " (none)");
-        size_t wn = 0, wt = 0, wd = 0;
+        size_t wn = 0, wt = 0, wd = 0, wr = 0;
         for (const struct app_arg *d = app->args; d && d->name; d++) {
             wn = std::max(wn, strlen(d->name));
             wt = std::max(wt, strlen(arg_type_name(d->type)));
             wd = std::max(wd, strlen(d->dflt ? d->dflt : "(required)"));
+            wr = std::max(wr, arg_rule(d).size());
         }
         for (const struct app_arg *d = app->args; d && d->name; d++)
-            printf("    %-*s  %-*s  %-*s  %s\n", (int)wn, d->name, (int)wt, arg_type_name(d->type),
-                   (int)wd, d->dflt ? d->dflt : "(required)", d->help ? d->help : "");
+            printf("    %-*s  %-*s  %-*s  %-*s  %s\n", (int)wn, d->name, (int)wt,
+                   arg_type_name(d->type), (int)wd, d->dflt ? d->dflt : "(required)", (int)wr,
+                   arg_rule(d).c_str(), d->help ? d->help : "");
+        std::vector<std::string> series;
+        for (const char *const *n = app->series; n && *n; n++) series.push_back(*n);
+        if (!series.empty()) printf("  series: %s\n", join(series, ", ").c_str());
     }
     return EXIT_OK;
 }

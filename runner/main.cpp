@@ -1,6 +1,7 @@
 // main.cpp -- the ipcsim command line: dispatch, usage, exit codes.
 #include "cli.h"
 
+#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -68,7 +69,7 @@ bool wants_help(const std::vector<std::string> &args)
     return false;
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
     // SystemC's banner would land in the middle of the table on stdout; a
     // user who wants it sets SC_COPYRIGHT_MESSAGE themselves.
@@ -100,4 +101,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "ipcsim: internal error: %s\n", e.what());
     }
     return EXIT_ERROR;
+}
+
+// Output that did not reach stdout (a full disk, a closed pipe, `>
+// /dev/full`) is an error like any other: a table or list the user never
+// got must not exit 0.
+int main(int argc, char **argv)
+{
+    int rc = run_command(argc, argv);
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "ipcsim: cannot write to standard output%s%s\n", errno ? ": " : "",
+                errno ? strerror(errno) : "");
+        return EXIT_ERROR;
+    }
+    return rc;
 }

@@ -9,6 +9,8 @@
 
 #include "ipcsim/run.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <set>
@@ -137,6 +139,11 @@ void load_platform(scenario &s)
                    (name.size() > 5 && name.compare(name.size() - 5, 5, ".yaml") == 0);
     if (is_path) {
         s.platform_file = fs::path(name).is_absolute() ? name : file_dir(s.file) + "/" + name;
+        if (is_dir(s.platform_file))
+            fail_at(s.file, line,
+                    "platform '" + name + "': " + display_path(s.platform_file) +
+                        " is a directory, not a platform file (give a .yaml file in it, or a "
+                        "platform's name)");
         if (!is_file(s.platform_file))
             fail_at(s.file, line,
                     "platform '" + name + "': no such file " + display_path(s.platform_file));
@@ -154,15 +161,38 @@ void load_platform(scenario &s)
     if (!s.platform) fail(err);
 }
 
-// A --set or set: entry "key" = "value" on the platform file. `origin`
-// names a set: entry in later plat_check messages (empty: --set KEY).
+// A --set or set: entry "key" = "value" on the platform file. `where` says
+// where the entry is ("scenario.yaml:4: set link.x", "--set link.x=abc");
+// `origin` names a set: entry in later plat_check messages (empty: --set,
+// which conf names "--set KEY=VALUE: PLATFORM:LINE" itself).
 void set_platform(scenario &s, const std::string &key, const std::string &value,
                   const std::string &where, const std::string &origin)
 {
+    const struct conf *plat = s.platform.get();
+    std::string file = conf_file(plat);
+    // `platform:` is the file's kind: another kind reads other keys, so the
+    // run would fail on the first of them. Another platform is another file.
+    if (key == "platform")
+        fail(where + ": " + file +
+             ": 'platform' is the platform's kind, not a parameter; to run on another platform "
+             "change the scenario's platform: key (" +
+             at(s.file, line_of(s, "platform")) + ": platform: " + s.platform_name + ")");
+    const struct conf_node *n = conf_get(conf_root(plat), key.c_str());
     char err[4096];
     if (conf_set_at(s.platform.get(), key.c_str(), value.c_str(),
-                    origin.empty() ? nullptr : origin.c_str(), err, sizeof err) != 0)
-        fail(where + ": " + err);
+                    origin.empty() ? nullptr : origin.c_str(), err, sizeof err) != 0) {
+        // A --set names the key's place in the platform file (or the file
+        // when it has no such key); a set: entry's own line says enough.
+        std::string in = !origin.empty()         ? ""
+                         : n && conf_line(n) > 0 ? at(file, conf_line(n)) + ": "
+                                                 : file + ": ";
+        std::string msg = err;
+        // `platform` is a leaf conf offers, but not one a --set may change.
+        const std::string offered = "valid keys are: platform, ";
+        size_t k = msg.find(offered);
+        if (k != std::string::npos) msg.replace(k, offered.size(), "valid keys are: ");
+        fail(where + ": " + in + msg);
+    }
     s.overrides.push_back(key + "=" + value);
 }
 
@@ -212,6 +242,35 @@ void read_mapping(scenario &s)
     }
 }
 
+// Two x written differently that are the same number ("4", "4.0", "4e0").
+bool same_x(const std::string &a, const std::string &b)
+{
+    if (a == b) return true;
+    char *ea, *eb;
+    double x = strtod(a.c_str(), &ea), y = strtod(b.c_str(), &eb);
+    return !a.empty() && !b.empty() && !*ea && !*eb && x == y;
+}
+
+// A plot's series must be one the app may report (struct app.series) or
+// one the scenario gives reference points for (a paper's own column).
+void check_series(const scenario &s, const std::string &name, int line, const std::string &what)
+{
+    const char *const *list = s.app->series;
+    if (!list || s.ref_of(name)) return;
+    std::vector<std::string> names;
+    for (const char *const *n = list; *n; n++) {
+        if (name == *n) return;
+        names.push_back(*n);
+    }
+    for (const ref_series &r : s.refs)
+        if (std::find(names.begin(), names.end(), r.series) == names.end())
+            names.push_back(r.series);
+    fail_at(s.file, line,
+            strf("%s names series '%s', which app %s does not report and no reference gives; "
+                 "the series are: %s",
+                 what.c_str(), name.c_str(), s.app->name, join(names, ", ").c_str()));
+}
+
 void read_references(scenario &s)
 {
     for (const struct conf_node *e : map_list(s, "reference", reference_rules)) {
@@ -233,6 +292,14 @@ void read_references(scenario &s)
             if (p.value == 0)
                 fail_at(s.file, p.line,
                         "a reference point must not be 0 (the error is relative to it)");
+            // YAML refuses a key written twice; 4 and 4.0 are two keys but
+            // one x, and two paper values for one point.
+            for (const ref_series::point &o : r.points)
+                if (same_x(o.x, p.x))
+                    fail_at(s.file, p.line,
+                            strf("series '%s': x %s is the x of the point at line %d (%s); one "
+                                 "reference value per x",
+                                 r.series.c_str(), p.x.c_str(), o.line, o.x.c_str()));
             r.points.push_back(p);
         }
         s.refs.push_back(r);
@@ -275,7 +342,11 @@ void read_plots(scenario &s)
         p.xlabel = str("xlabel", "x");
         p.ylabel = str("ylabel", "");
         if (const struct conf_node *l = conf_get(e, "series"))
-            for (size_t i = 0; i < conf_len(l); i++) p.series.push_back(conf_text(conf_at(l, i)));
+            for (size_t i = 0; i < conf_len(l); i++) {
+                const struct conf_node *n = conf_at(l, i);
+                p.series.push_back(conf_text(n));
+                check_series(s, p.series.back(), conf_line(n), "plot '" + p.id + "'");
+            }
         if (const struct conf_node *b = conf_get(e, "logx")) p.logx = parse_bool(s, b, "logx");
         if (const struct conf_node *b = conf_get(e, "logy")) p.logy = parse_bool(s, b, "logy");
         read_ymin(s, e, p);
@@ -366,7 +437,7 @@ scenario scenario_load(const std::string &path, const std::vector<std::string> &
     for (const std::string &kv : sets) {
         size_t eq = kv.find('=');
         if (eq == std::string::npos || eq == 0) fail("--set " + kv + ": expected KEY=VALUE");
-        override o{kv.substr(0, eq), kv.substr(eq + 1), "--set " + kv.substr(0, eq), nullptr};
+        override o{kv.substr(0, eq), kv.substr(eq + 1), "--set " + kv, nullptr};
         (o.key.rfind("args.", 0) == 0 ? arg_sets : plat_sets).push_back(o);
     }
 
@@ -389,14 +460,18 @@ scenario scenario_load(const std::string &path, const std::vector<std::string> &
     s.args = args_defaults(s.app);
     const struct conf_node *args = conf_get(root, "workload.args");
     for (size_t i = 0; i < conf_len(args); i++)
-        args_set_node(s.args, conf_key(args, i), conf_at(args, i),
-                      at(path, conf_line(conf_at(args, i))));
+        args_set_node(s.args, conf_key(args, i), conf_at(args, i), path);
     for (const override &o : arg_sets) {
         std::string name = o.key.substr(5);
-        if (o.node)
-            args_set_node(s.args, name.c_str(), o.node, o.where);
-        else
-            args_set_text(s.args, name.c_str(), o.value);
+        if (o.node) {
+            args_set_node(s.args, name.c_str(), o.node, path);
+        } else {
+            // "--set args.reps=0: scenario.yaml:19": where the value it
+            // replaces is, or the scenario when it takes the default.
+            const struct conf_node *v = conf_get(args, name.c_str());
+            args_set_text(s.args, name.c_str(), o.value,
+                          o.where + ": " + (v ? at(path, conf_line(v)) : path));
+        }
         s.overrides.push_back(o.key + "=" + o.value);
     }
     args_finish(s.args, at(path, line_of(s, "workload")));

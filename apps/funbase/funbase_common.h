@@ -110,18 +110,30 @@ struct fb_stream {
 /* The stream arguments besides sizes, packets and warmup (their defaults
  * differ per app), for an app's argument table. */
 #define FB_STREAM_ARGS                                                                             \
-    {"depth", APP_INT, "1",                                                                        \
+    {"depth",                                                                                      \
+     APP_INT,                                                                                      \
+     "1",                                                                                          \
      "packets a sender may have on their way (the receive end's buffers, 1-3): 1 = one "           \
-     "HIBI PE DMA channel, FUNCAPI's receive end"},                                                \
+     "HIBI PE DMA channel, FUNCAPI's receive end",                                                 \
+     1,                                                                                            \
+     FB_STREAM_DEPTH - 1,                                                                          \
+     0},                                                                                           \
     {                                                                                              \
         "packets_in", APP_STR, "local",                                                            \
             "where the sender builds its packets: local (memory its DMA engine reads) or data "    \
-            "(its data memory: the transport stages each packet through a TX buffer)"              \
+            "(its data memory: the transport stages each packet through a TX buffer)",             \
+            0, 0, 0                                                                                \
     }
+/* The rules of the stream apps' sizes (bytes: a word to the HIBI DMA's
+ * largest packet), packets and warmup (the timing starts at warmup's last
+ * packet, so at least 1). */
+#define FB_SIZE_MIN 4
+#define FB_SIZE_MAX 65536
 /* Reads sizes, packets, warmup, depth and packets_in (local | data); node 0
- * reports a bad one. With `data` the sender's packets lie where its DMA
- * engine may not reach (plat_dma_reach): the DMA transport, and the bare
- * stream like FUNCAPI's driver, then copy each into a TX buffer first. */
+ * reports a bad packets_in (the argument rules checked the rest). With
+ * `data` the sender's packets lie where its DMA engine may not reach
+ * (plat_dma_reach): the DMA transport, and the bare stream like FUNCAPI's
+ * driver, then copy each into a TX buffer first. */
 bool fb_stream_params(struct fb *f, struct fb_stream *s);
 /* Over an MCAPI packet channel on port `port` of both nodes, set up
  * (rx creates its end and says it is ready, tx connects, both open) and

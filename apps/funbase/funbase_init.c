@@ -163,8 +163,10 @@ static void run(struct app_ctx *ctx)
 }
 
 static const struct app_arg args[] = {
-    {NULL, APP_INT, NULL, NULL},
+    APP_ARGS_END,
 };
+
+static const char *const series[] = {"init_cycles", NULL};
 
 const struct app app_funbase_init = {
     .name = "funbase_init",
@@ -172,5 +174,6 @@ const struct app app_funbase_init = {
                "transport)",
     .roles = roles,
     .args = args,
+    .series = series,
     .run = run,
 };

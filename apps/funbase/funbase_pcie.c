@@ -37,18 +37,23 @@ static void run(struct app_ctx *ctx)
 }
 
 static const struct app_arg args[] = {
-    {"sizes", APP_INT_LIST, "[64, 256, 1024, 2048]", "packet sizes in bytes"},
-    {"packets", APP_INT, "50", "timed packets per size"},
+    {"sizes", APP_INT_LIST, "[64, 256, 1024, 2048]", "packet sizes in bytes", FB_SIZE_MIN,
+     FB_SIZE_MAX, 0},
+    {"packets", APP_INT, "50", "timed packets per size", 1, APPS_REPS_MAX, 0},
     FB_STREAM_ARGS,
-    {"warmup", APP_INT, "5", "untimed packets per size before the timed ones (at least 1)"},
-    {"directions", APP_STR, "pc_nios,nios_pc", "directions to measure: pc_nios, nios_pc"},
-    {NULL, APP_INT, NULL, NULL},
+    {"warmup", APP_INT, "5", "untimed packets per size before the timed ones (at least 1)", 1,
+     APPS_REPS_MAX, 0},
+    {"directions", APP_STR, "pc_nios,nios_pc", "directions to measure: pc_nios, nios_pc", 0, 0, 0},
+    APP_ARGS_END,
 };
+
+static const char *const series[] = {"pcie_MBps", "pcie_nios_pc_MBps", NULL};
 
 const struct app app_funbase_pcie = {
     .name = "funbase_pcie",
     .summary = "FUNCAPI PC <-> Nios throughput over PCIe (packet channels, DMA transport), MB/s",
     .roles = roles,
     .args = args,
+    .series = series,
     .run = run,
 };

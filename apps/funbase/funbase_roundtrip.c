@@ -59,8 +59,9 @@ static uint32_t pattern(size_t i, long rep, size_t n)
     return (uint32_t)(i * 2654435761u + (size_t)rep * 40503u + n * 977u + 1u);
 }
 
-/* Both sides read the same arguments and reach the same verdict; node 0
- * reports it. */
+/* The argument rules (args[] below) hold: the runner checked them. What
+ * they cannot say (measure's names) both sides judge alike; node 0 reports
+ * it. */
 static bool read_params(struct fb *f, struct params *p)
 {
     struct app_ctx *ctx = f->ctx;
@@ -71,20 +72,13 @@ static bool read_params(struct fb *f, struct params *p)
     p->measure = app_str(ctx, "measure");
     p->maxw = 1;
     const char *bad = NULL;
-    if (p->reps < 1) bad = "reps must be at least 1";
-    if (p->warmup < 0 || p->gap_ns < 0) bad = "warmup and gap_ns must not be negative";
-    for (size_t i = 0; i < p->nwords && !bad; i++) {
-        double n = app_list_num(ctx, "words", i);
-        if (n < 1 || n * WORD > MCAPI_MAX_MSG_SIZE)
-            bad = "every message must have 1 to MCAPI_MAX_MSG_SIZE / 4 words";
-        else if ((size_t)n > p->maxw)
-            p->maxw = (size_t)n;
+    for (size_t i = 0; i < p->nwords; i++) {
+        size_t n = (size_t)app_list_num(ctx, "words", i);
+        if (n > p->maxw) p->maxw = n;
     }
     int any = 0;
     for (int m = 0; m < MODES; m++) any |= apps_listed(p->measure, mode_name[m]);
     if (!any) bad = "measure names none of roundtrip, echo, oneway";
-    if ((apps_listed(p->measure, "roundtrip") || apps_listed(p->measure, "echo")) && !p->nwords)
-        bad = "words is empty";
     if (bad && f->node == 0) app_fail(ctx, "funbase_roundtrip: %s", bad);
     return !bad;
 }
@@ -244,15 +238,19 @@ out:
 
 static const struct app_arg args[] = {
     {"words", APP_INT_LIST, "[1, 2, 4, 8, 16, 32, 64, 128]",
-     "message sizes in 32-bit words (roundtrip and echo)"},
-    {"reps", APP_INT, "100", "timed exchanges per size (the paper: 100)"},
-    {"warmup", APP_INT, "5", "untimed exchanges per size before the timed ones"},
+     "message sizes in 32-bit words (roundtrip and echo)", 1, MCAPI_MAX_MSG_SIZE / WORD, 0},
+    {"reps", APP_INT, "100", "timed exchanges per size (the paper: 100)", 1, APPS_REPS_MAX, 0},
+    {"warmup", APP_INT, "5", "untimed exchanges per size before the timed ones", 0, APPS_REPS_MAX,
+     0},
+    /* Up to a simulated second per exchange. */
     {"gap_ns", APP_INT, "5000",
-     "untimed pause before each exchange, so node 1 has posted its receive"},
-    {"measure", APP_STR, "roundtrip,echo,oneway", "what to measure (comma-separated)"},
-    {"oneway_x", APP_STR, "4", "x of the oneway_cycles point"},
-    {NULL, APP_INT, NULL, NULL},
+     "untimed pause before each exchange, so node 1 has posted its receive", 0, 1e9, 0},
+    {"measure", APP_STR, "roundtrip,echo,oneway", "what to measure (comma-separated)", 0, 0, 0},
+    {"oneway_x", APP_STR, "4", "x of the oneway_cycles point", 0, 0, 0},
+    APP_ARGS_END,
 };
+
+static const char *const series[] = {"roundtrip_cycles", "echo_cycles", "oneway_cycles", NULL};
 
 const struct app app_funbase_roundtrip = {
     .name = "funbase_roundtrip",
@@ -260,5 +258,6 @@ const struct app app_funbase_roundtrip = {
                "one-way latency (DMA transport)",
     .roles = roles,
     .args = args,
+    .series = series,
     .run = run,
 };

@@ -32,10 +32,6 @@ static void run(struct app_ctx *ctx)
     if (!fb_stream_params(&f, &s)) return;
     const char *measure = app_str(ctx, "measure");
     long chan = app_int(ctx, "chan");
-    if (chan < 0) {
-        if (f.node == TX) app_fail(ctx, "funbase_throughput: chan must not be negative");
-        return;
-    }
     if (apps_listed(measure, "bare") &&
         !fb_bare_stream(&f, &s, TX, RX, (unsigned)chan, "bare_MBps"))
         return;
@@ -45,19 +41,26 @@ static void run(struct app_ctx *ctx)
 }
 
 static const struct app_arg args[] = {
-    {"sizes", APP_INT_LIST, "[16, 32, 64, 128, 256, 512, 1024, 2048]", "packet sizes in bytes"},
-    {"packets", APP_INT, "200", "timed packets per size"},
+    {"sizes", APP_INT_LIST, "[16, 32, 64, 128, 256, 512, 1024, 2048]", "packet sizes in bytes",
+     FB_SIZE_MIN, FB_SIZE_MAX, 0},
+    {"packets", APP_INT, "200", "timed packets per size", 1, APPS_REPS_MAX, 0},
     FB_STREAM_ARGS,
-    {"warmup", APP_INT, "20", "untimed packets per size before the timed ones (at least 1)"},
-    {"measure", APP_STR, "bare,mcapi", "streams to run: bare (driver alone), mcapi"},
-    {"chan", APP_INT, "0", "receive channel of rx's core the bare stream uses"},
-    {NULL, APP_INT, NULL, NULL},
+    {"warmup", APP_INT, "20", "untimed packets per size before the timed ones (at least 1)", 1,
+     APPS_REPS_MAX, 0},
+    {"measure", APP_STR, "bare,mcapi", "streams to run: bare (driver alone), mcapi", 0, 0, 0},
+    /* How many channels rx's core has is the platform's (rx_channels): a
+     * channel it lacks fails the run with plat_rx_*'s reason. */
+    {"chan", APP_INT, "0", "receive channel of rx's core the bare stream uses", 0, 255, 0},
+    APP_ARGS_END,
 };
+
+static const char *const series[] = {"bare_MBps", "mcapi_MBps", NULL};
 
 const struct app app_funbase_throughput = {
     .name = "funbase_throughput",
     .summary = "FUNCAPI throughput: packet channel vs the DMA driver alone, MB/s per packet size",
     .roles = roles,
     .args = args,
+    .series = series,
     .run = run,
 };

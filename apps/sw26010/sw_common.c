@@ -47,7 +47,8 @@ int sw_cg_find(struct app_ctx *ctx, struct sw_cg *cg)
         if (col + 1 > cg->cols) cg->cols = col + 1;
     }
     if (cg->index < 0 || cg->ncpe == 0 || cg->cgs > SW_MAX_CGS) {
-        app_fail(ctx, "core %d: in no core group (an 'mpe' core, then its mesh cores)", me);
+        /* The runner names the core: the same words from every core are one line. */
+        app_fail(ctx, "in no core group (an 'mpe' core, then its mesh cores)");
         return -1;
     }
     return 0;
@@ -62,13 +63,13 @@ void sw_cg_run(struct app_ctx *ctx, void (*mpe)(struct app_ctx *, struct sw_cg *
     int me = plat_core();
     if (me != cg.mpe) {
         int st = coro_exec_run(name);
-        if (st != CORO_OK) app_fail(ctx, "core %d: executor: %s", me, coro_strerror(st));
+        if (st != CORO_OK) app_fail(ctx, "executor: %s", coro_strerror(st));
         return;
     }
     cg.rt = coro_rt_new(name, cg.cpe, cg.ncpe, NULL);
     cg.board = plat_shared_map("sw:results", sizeof(struct board), NULL, NULL);
     if (!cg.rt || !cg.board) {
-        app_fail(ctx, "core %d: cannot create the runtime %s", me, name);
+        app_fail(ctx, "cannot create the runtime %s", name);
         if (cg.rt) coro_rt_free(cg.rt);
         return;
     }

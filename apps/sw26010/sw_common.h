@@ -16,6 +16,10 @@
 #include <stdint.h>
 
 #define SW_MAX_CPES 64
+/* The rule of the apps' `messages`: a tenth of APPS_REPS_MAX, as each
+ * message is sent by up to 64 producers (sw_channels.yaml at 100,000
+ * messages: ~2.5 min of host time). */
+#define SW_MESSAGES_MAX 100000
 #define SW_MAX_CGS 8
 #define SW_MAX_RESULTS 128
 

@@ -31,8 +31,8 @@
 #include <string.h>
 
 enum { CHAN, REG, RATIO, NSERIES };
-static const char *const series[NSERIES] = {"channel_GBps_per_cpe", "regcomm_GBps_per_cpe",
-                                            "regcomm_over_channel"};
+static const char *const series[NSERIES + 1] = {"channel_GBps_per_cpe", "regcomm_GBps_per_cpe",
+                                                "regcomm_over_channel", NULL};
 enum { PRODUCER, CONSUMER, RELAY_DOWN, RELAY_ALONG };
 
 struct plan {
@@ -243,24 +243,25 @@ static void run_mpe(struct app_ctx *ctx, struct sw_cg *cg)
     }
 }
 
+/* messages is within its rule (args[] below): the runner checked. */
 static void run(struct app_ctx *ctx)
 {
-    if (app_int(ctx, "messages") < 1) {
-        if (plat_core() == 0) app_fail(ctx, "sw_regcomm: messages must be at least 1");
-        return;
-    }
     sw_cg_run(ctx, run_mpe);
 }
 
 static const char *const roles[] = {"mpe", NULL};
 static const struct app_arg args[] = {
-    {"messages", APP_INT, "200", "messages each producer sends"},
-    {"patterns", APP_STR, "1x1,array", "1x1 (one producer, one consumer) and/or array (Fig. 6)"},
-    {NULL, APP_INT, NULL, NULL},
+    {"messages", APP_INT, "200", "messages each producer sends", 1, SW_MESSAGES_MAX, 0},
+    {"patterns", APP_STR, "1x1,array", "1x1 (one producer, one consumer) and/or array (Fig. 6)", 0,
+     0, 0},
+    APP_ARGS_END,
 };
 
 const struct app app_sw_regcomm = {
-    "sw_regcomm", "paper 004 Tables 2-3: register communication vs channel, bandwidth per CPE",
-    roles,        args,
-    run,
+    .name = "sw_regcomm",
+    .summary = "paper 004 Tables 2-3: register communication vs channel, bandwidth per CPE",
+    .roles = roles,
+    .args = args,
+    .series = series,
+    .run = run,
 };

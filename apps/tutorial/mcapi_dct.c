@@ -219,10 +219,6 @@ static void run(struct app_ctx *ctx)
     long seed = app_int(ctx, "seed");
     const char *transport = app_str(ctx, "transport");
     bool dma = strcmp(transport, "dma") == 0;
-    if (blocks < 1) {
-        app_fail(ctx, "mcapi_dct: blocks must be at least 1");
-        return;
-    }
     if (!dma && strcmp(transport, "shm") != 0) {
         app_fail(ctx, "mcapi_dct: transport must be shm or dma, not '%s'", transport);
         return;
@@ -233,17 +229,23 @@ static void run(struct app_ctx *ctx)
 static const char *const roles[] = {"host", NULL};
 
 static const struct app_arg args[] = {
-    {"blocks", APP_INT, "16", "8x8 blocks sent through the DCT node"},
-    {"device", APP_STR, "accel", "the platform's accelerator device that is MCAPI node 1"},
-    {"seed", APP_INT, "1", "seed of the blocks' samples (the same blocks on every backend)"},
-    {"transport", APP_STR, "shm", "MCAPI transport: shm (shared memory) or dma (FUNCAPI's)"},
-    {NULL, APP_INT, NULL, NULL},
+    {"blocks", APP_INT, "16", "8x8 blocks sent through the DCT node", 1, APPS_REPS_MAX, 0},
+    {"device", APP_STR, "accel", "the platform's accelerator device that is MCAPI node 1", 0, 0, 0},
+    /* Up to 2^53 - 1: every whole number the runner reads exactly. */
+    {"seed", APP_INT, "1", "seed of the blocks' samples (the same blocks on every backend)", 0,
+     9007199254740991.0, 0},
+    {"transport", APP_STR, "shm", "MCAPI transport: shm (shared memory) or dma (FUNCAPI's)", 0, 0,
+     0},
+    APP_ARGS_END,
 };
+
+static const char *const series[] = {"dct_checksum", "block_roundtrip_ns", NULL};
 
 const struct app app_mcapi_dct = {
     .name = "mcapi_dct",
     .summary = "FUNCAPI's virtual node: 8x8 DCT blocks through an accelerator as MCAPI node 1",
     .roles = roles,
     .args = args,
+    .series = series,
     .run = run,
 };

@@ -25,10 +25,6 @@ bool xa_setup(struct xa *x, struct app_ctx *ctx, const char *app)
         if (x->side == 0) app_fail(ctx, "%s: notify '%s' must be pipe, wake or direct", app, n);
         return false;
     }
-    if (x->port < 1 || x->port > 65000) {
-        if (x->side == 0) app_fail(ctx, "%s: port %ld must be 1..65000", app, x->port);
-        return false;
-    }
     return x->side >= 0;
 }
 

@@ -43,11 +43,12 @@ bool xa_send(struct xa *x, const void *buf, size_t n);
 bool xa_recv(struct xa *x, void *buf, size_t cap, size_t *got);
 
 #define XA_ARGS                                                                                    \
-    {"port", APP_INT, "7100", "first TCP port; each session uses the next two"},                   \
+    {"port", APP_INT, "7100", "first TCP port; each session uses the next two", 1, 65000, 0},      \
     {                                                                                              \
         "notify", APP_STR, "pipe",                                                                 \
             "how the user thread hands sends to its communicator: pipe (the paper's), wake, "      \
-            "direct"                                                                               \
+            "direct",                                                                              \
+            0, 0, 0                                                                                \
     }
 
 #endif

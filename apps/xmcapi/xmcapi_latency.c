@@ -140,14 +140,6 @@ static void run(struct app_ctx *ctx)
     struct xa x;
     if (!xa_setup(&x, ctx, "xmcapi_latency")) return;
     const char *m = app_str(ctx, "measure");
-    for (size_t k = 0; k < app_list_len(ctx, "sizes"); k++) {
-        double n = app_list_num(ctx, "sizes", k);
-        if (n < 1 || n > MCAPI_MAX_MSG_SIZE) {
-            if (x.side == 0)
-                app_fail(ctx, "xmcapi_latency: size %g must be 1..%d", n, MCAPI_MAX_MSG_SIZE);
-            return;
-        }
-    }
     unsigned char *buf = malloc(MCAPI_MAX_MSG_SIZE);
     if (!buf) return;
     if (apps_listed(m, "tcp")) tcp_phase(&x, buf);
@@ -157,18 +149,22 @@ static void run(struct app_ctx *ctx)
 }
 
 static const struct app_arg args[] = {
-    {"sizes", APP_INT_LIST, "[4, 16, 64, 256, 1024]", "message sizes in bytes (1..1024)"},
-    {"reps", APP_INT, "100", "timed round trips per size"},
-    {"warmup", APP_INT, "10", "untimed round trips per size before them"},
-    {"measure", APP_STR, "tcp,dc,sc", "phases, in this order: tcp, dc, sc"},
+    {"sizes", APP_INT_LIST, "[4, 16, 64, 256, 1024]", "message sizes in bytes", 1,
+     MCAPI_MAX_MSG_SIZE, 0},
+    {"reps", APP_INT, "100", "timed round trips per size", 1, APPS_REPS_MAX, 0},
+    {"warmup", APP_INT, "10", "untimed round trips per size before them", 0, APPS_REPS_MAX, 0},
+    {"measure", APP_STR, "tcp,dc,sc", "phases, in this order: tcp, dc, sc", 0, 0, 0},
     XA_ARGS,
-    {NULL, APP_INT, NULL, NULL},
+    APP_ARGS_END,
 };
+
+static const char *const series[] = {"tcp_us", "xmcapi_dc_us", "xmcapi_sc_us", NULL};
 
 const struct app app_xmcapi_latency = {
     .name = "xmcapi_latency",
     .summary = "XMCAPI Fig. 6: message round trip, single- and dual-core hosts, vs plain TCP (us)",
     .roles = xa_roles,
     .args = args,
+    .series = series,
     .run = run,
 };

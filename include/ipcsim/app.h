@@ -22,18 +22,40 @@ struct app_ctx;
 
 enum app_arg_type { APP_INT, APP_NUM, APP_STR, APP_INT_LIST, APP_NUM_LIST };
 
+/* An argument and its rule. The runner checks every value against the rule
+ * before the run (FILE:LINE of the value, the value and the range), so an
+ * app reads only values inside it:
+ *   numbers (APP_INT, APP_NUM): min <= value <= max;
+ *   lists (APP_INT_LIST, APP_NUM_LIST): every element within min..max, and
+ *     1 to max_len elements (0: APP_LIST_MAX);
+ *   APP_STR: no rule (min, max and max_len are 0).
+ * The upper bounds keep a typo (reps: 1000000000) from becoming a run of
+ * days: they say what the app is meant for, not what the hardware allows. */
 struct app_arg {
     const char *name;
     enum app_arg_type type;
     const char *dflt; /* YAML text of the default ("100", "[4, 8]"); NULL: required */
     const char *help;
+    double min, max;
+    unsigned max_len;
 };
+#define APP_LIST_MAX 64
+
+/* The end of an app's argument table. */
+#define APP_ARGS_END                                                                               \
+    {                                                                                              \
+        NULL, APP_INT, NULL, NULL, 0, 0, 0                                                         \
+    }
 
 struct app {
     const char *name;
     const char *summary;
     const char *const *roles;   /* role names a scenario maps to cores; NULL-terminated */
-    const struct app_arg *args; /* terminated by {NULL} */
+    const struct app_arg *args; /* terminated by APP_ARGS_END */
+    /* Every series the app may report (NULL-terminated), so that a plot
+     * naming another (and no reference's) is refused when the scenario is
+     * loaded, not after the run. NULL: the app does not say. */
+    const char *const *series;
     void (*run)(struct app_ctx *ctx);
 };
 

@@ -26,7 +26,9 @@ struct conf_node;
 enum conf_kind { CONF_MAP, CONF_LIST, CONF_SCALAR };
 
 /* Load a YAML file (one document). NULL on failure with err = "FILE:LINE:
- * message" (a missing file: "FILE: cannot open: reason"). */
+ * message" (a missing file: "FILE: cannot open: reason"). Maps and lists
+ * nest at most CONF_MAX_DEPTH deep. */
+#define CONF_MAX_DEPTH 64
 struct conf *conf_load(const char *path, char *err, size_t errlen);
 /* The same from a string; `name` stands for the file name in messages. */
 struct conf *conf_parse(const char *name, const char *text, char *err, size_t errlen);
@@ -37,6 +39,11 @@ const struct conf_node *conf_root(const struct conf *c);
 
 enum conf_kind conf_kind_of(const struct conf_node *n);
 int conf_line(const struct conf_node *n);
+/* Where n's value comes from, for messages, written into buf (snprintf's
+ * result): "FILE:LINE", or for a value conf_set gave (line 0) the
+ * override: "--set PATH=VALUE: FILE:LINE" (the line of the value it
+ * replaced), or conf_set_at's `where`. */
+int conf_where(const struct conf *c, const struct conf_node *n, char *buf, size_t len);
 
 /* Lookup by dotted path from a map (or list, with numeric segments); NULL if
  * absent. conf_get(root, "") is root. */
@@ -60,10 +67,11 @@ const char *conf_str(const struct conf *c, const char *path, const char *dflt);
 size_t conf_leaves(const struct conf *c, const char **out, size_t max);
 
 /* Override an existing value (a --set): a scalar, or a list of scalars given
- * as a YAML flow list "[a, b]". The node then reports line 0, and conf_check
- * names it "--set PATH". Errors (return -1): err receives the message without
- * the key -- "unknown key; valid keys are: a, b", "expects a number (the
- * file has 100), got 'fast'" -- for the caller to prefix. */
+ * as a YAML flow list "[a, b]". The node (and a list's elements) then
+ * report line 0, and conf_check and conf_where name it "--set PATH=VALUE:
+ * FILE:LINE". Errors (return -1): err receives the message without the key
+ * -- "unknown key; valid keys are: a, b", "expects a number (the file has
+ * 100), got 'fast'" -- for the caller to prefix. */
 int conf_set(struct conf *c, const char *path, const char *value, char *err, size_t errlen);
 /* The same, with `where` ("scenario.yaml:12") naming the override in later
  * conf_check messages instead of "--set PATH". */

@@ -57,5 +57,6 @@ void cli_register_funbase(void);
 void cli_register_expect(void);
 void cli_register_sw26010(void);
 void cli_register_plots(void);
+void cli_register_errs(void);
 
 #endif

@@ -165,16 +165,17 @@ START_TEST(funbase_bad_args)
 {
     struct cli_out r = cli_run("run " DIR "table4_roundtrip.yaml --set args.reps=0");
     ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "funbase_roundtrip: reps must be at least 1"), "%s", r.err);
+    ck_assert_msg(strstr(r.err, "argument 'reps' is 0, must be 1 to 1000000"), "%s", r.err);
     r = cli_run("run " DIR "table4_roundtrip.yaml --set args.measure=nothing");
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "measure names none of"), "%s", r.err);
     r = cli_run("run " DIR "throughput.yaml --set args.warmup=0");
     ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "warmup must be at least 1"), "%s", r.err);
+    ck_assert_msg(strstr(r.err, "argument 'warmup' is 0, must be 1 to"), "%s", r.err);
     r = cli_run("run " DIR "pcie.yaml --set 'args.sizes=[2]'");
     ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "every size must be 4 to 65536 bytes"), "%s", r.err);
+    ck_assert_msg(strstr(r.err, "argument 'sizes' element 0 is 2, must be 4 to 65536"), "%s",
+                  r.err);
     cli_done();
 }
 END_TEST

@@ -11,4 +11,5 @@ void tests_register(void)
     cli_register_expect();
     cli_register_sw26010();
     cli_register_plots();
+    cli_register_errs();
 }

@@ -94,10 +94,11 @@ START_TEST(sw_bad_args)
 {
     struct cli_out r = cli_run("run " DIR "channels.yaml --set 'args.contenders=[0]'");
     ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "every contender count must be 1 to 64"), "%s", r.err);
+    ck_assert_msg(strstr(r.err, "argument 'contenders' element 0 is 0, must be 1 to 64"), "%s",
+                  r.err);
     r = cli_run("run " DIR "regcomm.yaml --set args.messages=0");
     ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "messages must be at least 1"), "%s", r.err);
+    ck_assert_msg(strstr(r.err, "argument 'messages' is 0, must be 1 to"), "%s", r.err);
     r = cli_run("run " DIR "channels.yaml --set cgs=5");
     ck_assert_int_ne(r.status, 0);
     ck_assert_msg(strstr(r.err, "cgs"), "%s", r.err);

@@ -195,7 +195,8 @@ START_TEST(rules_name_set_values)
     struct conf *c = parse(sample);
     ck_assert_int_eq(conf_set(c, "cores", "5000", err, sizeof err), 0);
     ck_assert_int_eq(conf_check(c, conf_root(c), "", rules, err, sizeof err), -1);
-    ck_assert_str_eq(err, "--set cores: 'cores' is 5000, must be between 1 and 1024");
+    ck_assert_str_eq(err,
+                     "--set cores=5000: t.yaml:2: 'cores' is 5000, must be between 1 and 1024");
     conf_free(c);
 }
 END_TEST
