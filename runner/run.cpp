@@ -28,7 +28,7 @@ static const char usage[] =
     "                    or, as args.NAME=VALUE, an app argument (args.reps=5,\n"
     "                    args.sizes=[4,64]); repeatable, applied after the scenario's set:\n"
     "  --backend B       sim (default: the SystemC models) or native (this machine)\n"
-    "  --out DIR         where the CSV and plots go (default: .)\n"
+    "  --out DIR         where the CSV, its .meta.yaml and plots go (default: .)\n"
     "  --seed N          seed of plat_random() (default: 1)\n"
     "  --check           exit 1 when a paper point is outside its tolerance or an\n"
     "                    expect: relation between series fails\n"
