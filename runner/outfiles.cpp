@@ -168,7 +168,10 @@ void out_files::undo(const std::vector<std::string> &kept, size_t done)
         if (kept[i].empty()) unlink(files_[i].second.c_str());
     for (size_t i = 0; i < kept.size(); i++)
         if (!kept[i].empty()) {
+            // A name not renamed yet still holds the file: renaming its hard
+            // link onto it does nothing, so the link is removed as well.
             rename(kept[i].c_str(), files_[i].second.c_str());
+            unlink(kept[i].c_str());
             untrack(kept[i]);
         }
 }

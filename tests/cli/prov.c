@@ -250,6 +250,21 @@ START_TEST(outputs_all_or_nothing)
     r = cli_run("run " SMALL " --out '%s/out'", t);
     ck_assert_int_eq(r.status, 2);
     ck_assert_int_eq(cli_entries(dir), 1);
+
+    /* The plot's name in the way: the CSV before it goes back, the metadata
+     * after it is never touched. */
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
+        r = cli_sh("rmdir '%s/out/small.meta.yaml' && mkdir '%s/out/small-rt.png'", t, t);
+        ck_assert_int_eq(r.status, 0);
+        cli_write("old\n", "%s/out/small.csv", t);
+        cli_write("old meta\n", "%s/out/small.meta.yaml", t);
+        r = cli_run("run " SMALL " --plot --out '%s/out'", t);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "/out/small-rt.png: cannot rename"), "%s", r.err);
+        ck_assert_str_eq(cli_read("%s/out/small.csv", t), "old\n");
+        ck_assert_str_eq(cli_read("%s/out/small.meta.yaml", t), "old meta\n");
+        ck_assert_int_eq(cli_entries(dir), 3);
+    }
     cli_done();
 }
 END_TEST
