@@ -90,7 +90,7 @@ TESTS := $(addprefix $(BUILD)/tests/,$(TEST_DIRS))
 RUN_LIBS := $(APPS_LIB) $(XMCAPI_LIB) $(CORO_LIB) $(SIM_LIB) $(CONF_LIB) $(LIB)
 RUN_LDLIBS := $(SYSTEMC_LIBS) $(LDLIBS)
 
-.PHONY: all test test-run test-net test-ports lint results check-results bench deps deps-ok install clean format footprint \
+.PHONY: FORCE all test test-run test-net test-ports lint results check-results bench deps deps-ok install clean format footprint \
     fuzz fuzz-corpus
 # Keep object files make considers intermediate (test objects), so nothing rebuilds twice.
 .SECONDARY:
@@ -124,8 +124,24 @@ $(BUILD)/lib/%.a:
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
 
+# ipcsim hashes the files a run read (runner/meta.cpp): nettle's SHA-256.
+NETTLE_LIBS := $(shell pkg-config --libs nettle 2>/dev/null || echo -lnettle)
 $(IPCSIM): $(call obj,$(RUNNER_SRC)) $(RUN_LIBS)
-	$(CXX) $(LDFLAGS) -o $@ $(call obj,$(RUNNER_SRC)) $(RUN_LIBS) $(RUN_LDLIBS)
+	$(CXX) $(LDFLAGS) -o $@ $(call obj,$(RUNNER_SRC)) $(RUN_LIBS) $(RUN_LDLIBS) $(NETTLE_LIBS)
+
+# The version ipcsim reports (--version, every run's .meta.yaml): git describe
+# of this tree at build time; outside a git tree the VERSION file, else
+# "unknown". Checked on every make, rewritten only when it changed, so an
+# unchanged version rebuilds nothing.
+VERSION_H := $(BUILD)/gen/version.h
+$(VERSION_H): FORCE
+	@mkdir -p $(@D)
+	@v=$$(git describe --always --dirty 2>/dev/null || cat VERSION 2>/dev/null || echo unknown); \
+	printf '#define IPCSIM_VERSION "%s"\n' "$$v" > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/obj/runner/version.o: $(VERSION_H)
+$(BUILD)/obj/runner/version.o: CPPFLAGS += -I$(BUILD)/gen
+FORCE:
 
 # C benchmarks measure the libraries natively, as a user program links them
 # (no SystemC); C++ ones may start simulations (plat_run).

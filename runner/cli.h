@@ -22,6 +22,7 @@ std::string at(const std::string &file, int line);
 
 // Commands (argv after the command name).
 int cmd_run(const std::vector<std::string> &args);
+int cmd_params(const std::vector<std::string> &args);
 int cmd_list(const std::vector<std::string> &args);
 int cmd_apps(const std::vector<std::string> &args);
 int cmd_report(const std::vector<std::string> &args);

@@ -1,5 +1,6 @@
 // main.cpp -- the ipcsim command line: dispatch, usage, exit codes.
 #include "cli.h"
+#include "meta.h"
 
 #include <cerrno>
 #include <cstdarg>
@@ -16,16 +17,27 @@ static const char usage[] =
     "\n"
     "Commands:\n"
     "  run FILE [options]          run a scenario: print paper vs simulated, write\n"
-    "                              DIR/<stem>.csv; --set, --backend sim|native, --out,\n"
-    "                              --seed, --check, --plot, --trace\n"
+    "                              DIR/<stem>.csv and its .meta.yaml; --set, --backend\n"
+    "                              sim|native, --out, --seed, --check, --plot, --trace\n"
+    "  params PLATFORM|SCENARIO    every key of a platform: value, unit, line, its\n"
+    "                              comment (the source), which are fitted; --set\n"
     "  list [DIR]                  the scenarios under DIR (default: ipcsim's own)\n"
     "  apps                        the apps a workload can name: roles, arguments\n"
     "  report --out DIR SCENARIO...  write DIR/REPORT.md from the scenarios' CSVs\n"
     "  compare OLD.csv NEW.csv     the points two results files differ in (exit 1)\n"
+    "  version                     the version ipcsim was built from (also --version)\n"
     "\n"
     "`ipcsim COMMAND --help` describes a command. Exit status: 0 ok, 1 `run --check`\n"
     "found a point outside its tolerance (compare: the files differ), 2 any error.\n"
     "Scenario format: docs/scenarios.md.\n";
+
+static const char version_usage[] =
+    "usage: ipcsim version   (or ipcsim --version)\n"
+    "\n"
+    "Print the version ipcsim was built from: `git describe --always --dirty` of\n"
+    "its source tree at build time (a -dirty suffix: built with uncommitted\n"
+    "changes); outside a git tree the tree's VERSION file, else \"unknown\". Every\n"
+    "run records it in DIR/<name>.meta.yaml.\n";
 
 void fail(const std::string &msg)
 {
@@ -86,13 +98,24 @@ static int run_command(int argc, char **argv)
             fputs(usage, stdout);
             return EXIT_OK;
         }
+        if (cmd == "--version" || cmd == "version") {
+            if (wants_help(args)) {
+                fputs(version_usage, stdout);
+                return EXIT_OK;
+            }
+            if (!args.empty()) fail(cmd + ": takes no arguments (see ipcsim version --help)");
+            printf("ipcsim %s\n", ipcsim_version());
+            return EXIT_OK;
+        }
         if (cmd == "run") return cmd_run(args);
+        if (cmd == "params") return cmd_params(args);
         if (cmd == "list") return cmd_list(args);
         if (cmd == "apps") return cmd_apps(args);
         if (cmd == "report") return cmd_report(args);
         if (cmd == "compare") return cmd_compare(args);
         fail("unknown command '" + cmd +
-             "' (commands: run, list, apps, report, compare; see ipcsim --help)");
+             "' (commands: run, params, list, apps, report, compare, version; see ipcsim "
+             "--help)");
     } catch (const cli_error &e) {
         fflush(stdout);
         fprintf(stderr, "%s\n", e.what());

@@ -69,6 +69,12 @@ out_files::~out_files()
     }
 }
 
+// "DIR/x.csv" -> "x.csv"
+static std::string fs_name(const std::string &path)
+{
+    return std::filesystem::path(path).filename().string();
+}
+
 std::string out_files::temp(const std::string &name)
 {
     std::error_code ec;
@@ -108,21 +114,64 @@ void out_files::write(const std::string &name, const std::string &text)
     if (fclose(f) != 0 || bad) fail(dir_ + "/" + name + ": cannot write: " + strerror(errno));
 }
 
+// Each final name that holds a file is first kept under a temporary name
+// (a hard link, so the name never goes missing), then the new files are
+// renamed in order; when a rename fails, the ones already done are undone
+// and every kept file goes back: the directory holds either all the new
+// files or what it held before (the CSV and its .meta.yaml always match).
 void out_files::commit()
 {
-    for (const auto &f : files_) {
-        // mkstemps made it 0600; results are ordinary files.
-        mode_t um = umask(0);
-        umask(um);
-        chmod(f.first.c_str(), 0666 & ~um);
-        if (rename(f.first.c_str(), f.second.c_str()) != 0)
-            fail(f.second + ": cannot rename " + f.first + ": " + strerror(errno));
-        untrack(f.first);
+    mode_t um = umask(0);
+    umask(um);
+    std::vector<std::string> kept(files_.size()); // "": the name held no file
+    for (size_t i = 0; i < files_.size(); i++) {
+        const std::string &final = files_[i].second;
+        struct stat st;
+        if (lstat(final.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) continue;
+        std::string k = temp(fs_name(final) + ".old");
+        unlink(k.c_str());
+        // No hard links on this file system: move it aside instead.
+        if (link(final.c_str(), k.c_str()) != 0 && rename(final.c_str(), k.c_str()) != 0) {
+            undo(kept, 0);
+            fail(final + ": cannot keep the previous file: " + strerror(errno));
+        }
+        kept[i] = k;
     }
+    for (size_t i = 0; i < files_.size(); i++) {
+        // mkstemps made it 0600; results are ordinary files.
+        chmod(files_[i].first.c_str(), 0666 & ~um);
+        if (rename(files_[i].first.c_str(), files_[i].second.c_str()) != 0) {
+            int e = errno;
+            undo(kept, i);
+            fail(files_[i].second + ": cannot rename " + files_[i].first + ": " + strerror(e) +
+                 " (nothing was replaced)");
+        }
+        untrack(files_[i].first);
+    }
+    for (const std::string &k : kept)
+        if (!k.empty()) {
+            unlink(k.c_str());
+            untrack(k);
+        }
     files_.clear();
     for (const std::string &s : scratch_) {
         unlink(s.c_str());
         untrack(s);
     }
     scratch_.clear();
+}
+
+// Undo the first `done` renames of commit(), then put back what was kept.
+void out_files::undo(const std::vector<std::string> &kept, size_t done)
+{
+    for (size_t i = 0; i < done; i++)
+        if (kept[i].empty()) unlink(files_[i].second.c_str());
+    for (size_t i = 0; i < kept.size(); i++)
+        if (!kept[i].empty()) {
+            // A name not renamed yet still holds the file: renaming its hard
+            // link onto it does nothing, so the link is removed as well.
+            rename(kept[i].c_str(), files_[i].second.c_str());
+            unlink(kept[i].c_str());
+            untrack(kept[i]);
+        }
 }

@@ -2,12 +2,14 @@
 #include "appctx.h"
 #include "check.h"
 #include "cli.h"
+#include "meta.h"
 #include "outfiles.h"
 #include "plot.h"
 #include "scenario.h"
 #include "table.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -16,20 +18,25 @@ static const char usage[] =
     "usage: ipcsim run FILE [options]\n"
     "\n"
     "Run the scenario FILE: load its platform, apply the overrides, run its app on\n"
-    "every core, print paper vs simulated and write DIR/<stem>.csv.\n"
+    "every core, print paper vs simulated and write DIR/<stem>.csv with\n"
+    "DIR/<stem>.meta.yaml beside it (how it was made: version, files and their\n"
+    "SHA-256, overrides, backend, seed, host, date). A run with --set, --backend\n"
+    "native or another seed writes DIR/<stem>+<tags>.csv instead (+native,\n"
+    "+seed<N>, +<hash of the --set list>), so it never replaces the default one.\n"
     "\n"
     "  --set KEY=VALUE   override a scalar of the platform file (link.latency_ns=50)\n"
     "                    or, as args.NAME=VALUE, an app argument (args.reps=5,\n"
     "                    args.sizes=[4,64]); repeatable, applied after the scenario's set:\n"
     "  --backend B       sim (default: the SystemC models) or native (this machine)\n"
-    "  --out DIR         where the CSV and plots go (default: .)\n"
+    "  --out DIR         where the CSV, its .meta.yaml and plots go (default: .)\n"
     "  --seed N          seed of plat_random() (default: 1)\n"
     "  --check           exit 1 when a paper point is outside its tolerance or an\n"
     "                    expect: relation between series fails\n"
-    "  --plot            also draw the scenario's plots: DIR/<stem>-<id>.png (gnuplot)\n"
+    "  --plot            also draw the scenario's plots: DIR/<name>-<id>.png (gnuplot)\n"
     "  --trace DIR       sim: write DIR/<stem>.vcd and DIR/<stem>.busy.png\n"
     "\n"
-    "Nothing is written when the run fails. Exit status: 0 ok, 1 --check failed,\n"
+    "Nothing is written when the run fails (and a file that cannot be replaced\n"
+    "leaves every one as it was). Exit status: 0 ok, 1 --check failed,\n"
     "2 error (messages name FILE:LINE).\n";
 
 namespace
@@ -137,7 +144,9 @@ int cmd_run(const std::vector<std::string> &args)
         if (ec) fail("--trace " + o.run.trace_dir + ": " + ec.message());
     }
 
+    auto t0 = std::chrono::steady_clock::now();
     app_result res = run_app(s, o.run);
+    std::chrono::duration<double> host_s = std::chrono::steady_clock::now() - t0;
     if (!res.failures.empty()) {
         for (const std::string &f : res.failures)
             fprintf(stderr, "%s: app %s failed on %s\n", s.file.c_str(), s.app->name, f.c_str());
@@ -157,11 +166,25 @@ int cmd_run(const std::vector<std::string> &args)
         print_table(stdout, rows, label, c.notes);
     print_expects(c);
 
+    // Every output of a run with other settings carries their tags (meta.h),
+    // the plots' too (write_plots names them by s.stem).
+    s.stem = output_name(s.stem, o.run.backend, o.run.seed, o.sets);
+    run_meta m;
+    m.command = args;
+    m.csv_name = s.stem + ".csv";
+    m.csv_text = csv_text(rows);
+    m.sets = o.sets;
+    m.backend = o.run.backend;
+    m.seed = o.run.seed;
+    m.host_seconds = host_s.count();
+    m.check = check_summary(c);
     out_files files(o.out);
-    files.write(s.stem + ".csv", csv_text(rows));
+    files.write(m.csv_name, m.csv_text);
     if (o.plot) write_plots(s, rows, label, files);
+    files.write(s.stem + ".meta.yaml", meta_text(s, m)); // last: it describes the others
     files.commit();
-    printf("\nwrote %s/%s.csv", o.out.c_str(), s.stem.c_str());
+    printf("\nwrote %s/%s.csv, %s/%s.meta.yaml", o.out.c_str(), s.stem.c_str(), o.out.c_str(),
+           s.stem.c_str());
     for (const plot_spec &p : o.plot ? s.plots : std::vector<plot_spec>())
         printf(", %s/%s-%s.png", o.out.c_str(), s.stem.c_str(), p.id.c_str());
     printf("\n");

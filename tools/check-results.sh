@@ -7,7 +7,9 @@
 # scenario without a committed CSV and on a committed CSV that no scenario
 # writes (results/bench/ holds benchmark output, not scenarios'). A change
 # that moves a simulated result must say why and commit the new results
-# (make results). CHECK_RESULTS_ROOT: the tree holding scenarios/ and
+# (make results). Only CSVs are compared: each run's <stem>.meta.yaml records
+# a date, host and time, so it differs every run (and .gitignore keeps it out
+# of results/ in git). CHECK_RESULTS_ROOT: the tree holding scenarios/ and
 # results/ (default: this repository; tests/cli points it at a scratch tree).
 set -u
 ipcsim=$(realpath "${1:-$(dirname "$0")/../build/ipcsim}" 2>/dev/null) || ipcsim=${1:-build/ipcsim}
@@ -42,6 +44,16 @@ for s in scenarios/*/*.yaml; do
 done
 for f in results/*/*.csv; do
     case $f in results/bench/*) continue ;; esac
+    case $(basename "$f") in
+    *+*)
+        # ipcsim run names the outputs of a run with --set, --backend native
+        # or --seed <stem>+<tags>: never a committed result.
+        echo "check-results: $f: the output of a run with --set, --backend native or --seed," \
+             "not a scenario's result: move it out of results/"
+        status=1
+        continue
+        ;;
+    esac
     s=scenarios/${f#results/}
     s=${s%.csv}.yaml
     if [ ! -f "$s" ]; then

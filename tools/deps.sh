@@ -9,6 +9,7 @@ pkgs=(
     make g++ gcc pkg-config      # build
     libsystemc-dev               # SystemC 2.3 + TLM-2.0: the sim backend
     libyaml-dev                  # platform and scenario files
+    nettle-dev                   # SHA-256 of the files a run read (its .meta.yaml)
     check                        # unit and conformance tests
     gnuplot-nox                  # plots in results/
     clang-format cppcheck        # lint (part of make test)

@@ -44,6 +44,10 @@ int cli_lines(const char *text);
 /* The value column of the row "series,x,..." of a results CSV; -1 if none. */
 double cli_csv_value(const char *csv, const char *series, const char *x);
 
+/* The CSV a run wrote (the first file of its "wrote " line: a run with --set,
+ * --backend native or --seed names it <stem>+<tags>.csv); NULL if unreadable. */
+char *cli_wrote_csv(const struct cli_out *r);
+
 /* Write yaml as <tmp>/scen/grp/<stem>.yaml, run it into <tmp>/res/grp,
  * report into <tmp>/res; the REPORT.md (a --check failure is no error). */
 char *cli_report_of(const char *yaml, const char *stem);
@@ -58,5 +62,6 @@ void cli_register_expect(void);
 void cli_register_sw26010(void);
 void cli_register_plots(void);
 void cli_register_errs(void);
+void cli_register_prov(void);
 
 #endif

@@ -12,4 +12,5 @@ void tests_register(void)
     cli_register_sw26010();
     cli_register_plots();
     cli_register_errs();
+    cli_register_prov();
 }

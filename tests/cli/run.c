@@ -8,11 +8,11 @@
 #define SMALL "tests/cli/data/small.yaml"
 #define HEADER "series,x,value,unit,reference,error_pct\n"
 
-/* The small scenario's CSV: the exact header, then one row per size. */
-static void check_small_csv(const char *dir)
+/* The small scenario's CSV DIR/NAME.csv: the exact header, then one row per size. */
+static void check_small_csv(const char *dir, const char *name)
 {
-    char *csv = cli_read("%s/small.csv", dir);
-    ck_assert_msg(csv, "no %s/small.csv", dir);
+    char *csv = cli_read("%s/%s.csv", dir, name);
+    ck_assert_msg(csv, "no %s/%s.csv", dir, name);
     ck_assert_msg(strncmp(csv, HEADER, strlen(HEADER)) == 0, "header: %s", csv);
     ck_assert_int_eq(cli_lines(csv), 4);
     const char *sizes[] = {"4", "64", "1024"};
@@ -37,14 +37,14 @@ START_TEST(sim_run_writes_csv)
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
     char out[4200];
     snprintf(out, sizeof out, "%s/out", t);
-    check_small_csv(out);
+    check_small_csv(out, "small");
     /* The table: the columns, a row per size. */
     ck_assert_msg(strstr(r.out, "series") && strstr(r.out, "simulated") && strstr(r.out, "paper") &&
                       strstr(r.out, "error %"),
                   "%s", r.out);
     ck_assert_msg(strstr(r.out, "roundtrip_ns  1024"), "%s", r.out);
-    /* Only the CSV, no temporaries. */
-    ck_assert_int_eq(cli_entries(out), 1);
+    /* Only the CSV and its .meta.yaml, no temporaries. */
+    ck_assert_int_eq(cli_entries(out), 2);
     cli_done();
 }
 END_TEST
@@ -56,9 +56,9 @@ START_TEST(native_run_writes_csv)
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
     char out[4200];
     snprintf(out, sizeof out, "%s/out", t);
-    check_small_csv(out);
+    check_small_csv(out, "small+native");
     ck_assert_msg(strstr(r.out, "measured"), "%s", r.out);
-    ck_assert_int_eq(cli_entries(out), 1);
+    ck_assert_int_eq(cli_entries(out), 2);
     cli_done();
 }
 END_TEST
@@ -70,7 +70,7 @@ START_TEST(same_seed_same_bytes)
     ck_assert_int_eq(r.status, 0);
     r = cli_run("run " SMALL " --seed 7 --out '%s/b'", t);
     ck_assert_int_eq(r.status, 0);
-    char *a = cli_read("%s/a/small.csv", t), *b = cli_read("%s/b/small.csv", t);
+    char *a = cli_read("%s/a/small+seed7.csv", t), *b = cli_read("%s/b/small+seed7.csv", t);
     ck_assert_ptr_nonnull(a);
     ck_assert_ptr_nonnull(b);
     ck_assert_str_eq(a, b);
@@ -85,7 +85,7 @@ START_TEST(set_args_overrides_the_workload)
                                "--out '%s'",
                                t);
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
-    char *csv = cli_read("%s/small.csv", t);
+    char *csv = cli_wrote_csv(&r);
     ck_assert_ptr_nonnull(csv);
     ck_assert_int_eq(cli_lines(csv), 3);
     ck_assert(cli_csv_value(csv, "roundtrip_ns", "8") > 0);
@@ -103,7 +103,7 @@ START_TEST(set_platform_key_changes_the_result)
     ck_assert_int_eq(r.status, 0);
     r = cli_run("run " SMALL " --set link.latency_ns=1000 --out '%s/b'", t);
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
-    char *a = cli_read("%s/a/small.csv", t), *b = cli_read("%s/b/small.csv", t);
+    char *a = cli_read("%s/a/small.csv", t), *b = cli_wrote_csv(&r);
     double fast = cli_csv_value(a, "roundtrip_ns", "64");
     double slow = cli_csv_value(b, "roundtrip_ns", "64");
     ck_assert_msg(slow > fast, "latency 1000 ns: %g, default: %g", slow, fast);
@@ -241,7 +241,7 @@ START_TEST(plot_writes_png)
     ck_assert_msg(memcmp(png, "\x89PNG", 4) == 0, "not a PNG");
     char out[4200];
     snprintf(out, sizeof out, "%s/out", t);
-    ck_assert_int_eq(cli_entries(out), 2); /* CSV and PNG, no scripts or temporaries */
+    ck_assert_int_eq(cli_entries(out), 3); /* CSV, .meta.yaml and PNG, no scripts or temporaries */
     cli_done();
 }
 END_TEST

@@ -19,7 +19,7 @@ static char *run(const char *stem, const char *opts, const char *backend, const 
         cli_run("run " DIR "%s.yaml %s --backend %s --out '%s/%s'", stem, opts, backend, t, sub);
     ck_assert_msg(r.status == want, "%s %s (%s): exit %d: %s%s", stem, opts, backend, r.status,
                   r.out, r.err);
-    char *csv = cli_read("%s/%s/%s.csv", t, sub, stem);
+    char *csv = cli_wrote_csv(&r);
     ck_assert_msg(csv, "%s: no CSV", stem);
     return csv;
 }

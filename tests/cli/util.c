@@ -185,6 +185,18 @@ double cli_csv_value(const char *csv, const char *series, const char *x)
     return strtod(at + strlen(key), NULL);
 }
 
+char *cli_wrote_csv(const struct cli_out *r)
+{
+    const char *at = strncmp(r->out, "wrote ", 6) == 0 ? r->out : strstr(r->out, "\nwrote ");
+    ck_assert_msg(at, "no wrote line in:\n%s", r->out);
+    at = strchr(at, 'w') + 6;
+    size_t n = strcspn(at, ",\n");
+    ck_assert_msg(n > 4 && strncmp(at + n - 4, ".csv", 4) == 0, "wrote no CSV first: %s", at);
+    char path[4096];
+    snprintf(path, sizeof path, "%.*s", (int)n, at);
+    return read_path(path);
+}
+
 char *cli_report_of(const char *yaml, const char *stem)
 {
     const char *t = cli_tmp();
