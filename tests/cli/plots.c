@@ -4,7 +4,7 @@
  * tick style.
  *
  * A stand-in gnuplot first on PATH keeps each script ipcsim hands it
- * (DIR/gp/<stem>-<id>.gp), then runs the real gnuplot, or, when there is
+ * (DIR/gp/<stem>-<id>.gp, a variant run's +tags left out), then runs the real gnuplot, or, when there is
  * none, writes a stub image, so these tests need no gnuplot. */
 #include "cli.h"
 
@@ -22,7 +22,7 @@ static struct cli_out run_plots(const char *args)
     snprintf(fake, sizeof fake,
              "#!/bin/sh\n"
              "out=$(sed -n \"s/^set output '\\(.*\\)'$/\\1/p\" \"$1\")\n"
-             "name=$(basename \"$out\" | sed 's/\\.png\\..*$//')\n"
+             "name=$(basename \"$out\" | sed 's/\\.png\\..*$//; s/+[^-]*//')\n"
              "mkdir -p '%s/gp' && cp \"$1\" '%s/gp/'\"$name\".gp || exit 1\n"
              "[ -n \"$GNUPLOT\" ] && exec \"$GNUPLOT\" \"$1\"\n"
              "printf PNG > \"$out\"\n",
