@@ -4,8 +4,8 @@
  * tick style.
  *
  * A stand-in gnuplot first on PATH keeps each script ipcsim hands it
- * (DIR/gp/<stem>-<id>.gp, a variant run's +tags left out), then runs the real gnuplot, or, when there is
- * none, writes a stub image, so these tests need no gnuplot. */
+ * (DIR/gp/<stem>-<id>.gp, a variant run's +tags left out), then runs the real gnuplot, or, when
+ * there is none, writes a stub image, so these tests need no gnuplot. */
 #include "cli.h"
 
 #include <math.h>
