@@ -71,6 +71,25 @@ void dev_desc_set(DevDescs &out, size_t i, const char *key, double value);
 constexpr double BIG = 1e18;
 constexpr double TINY = 1e-12;
 
+// Limits that keep the times derived from a value inside the simulator's
+// range (models/simtime.h): a time in ns or ms is at most TIME_MAX_PS (1e18
+// ps, 11.6 days); a rate moves the largest transfer (4 GiB) within it; a
+// clock's cycle fits in it. Times counted in cycles of a clock, and rates
+// in bytes per cycle, depend on two keys: check_clocked says those.
+constexpr double MAX_NS = TIME_MAX_PS / 1e3;                    // 1e15 ns
+constexpr double MAX_MS = TIME_MAX_PS / 1e9;                    // 1e9 ms
+constexpr double MIN_MBPS = XFER_MAX_BYTES * 1e6 / TIME_MAX_PS; // 0.00429 MB/s
+constexpr double MIN_MBITPS = 8 * MIN_MBPS;                     // the same in Mbit/s
+constexpr double MIN_MHZ = 1e6 / TIME_MAX_PS;                   // 1e-12 MHz
+
+// Values counted per cycle of the clock at path `clock` (MHz): `cycles`
+// (times in cycles; "S.costs.*" names every entry of that map) must give
+// at most TIME_MAX_PS, `rates` (bytes per cycle) at least MIN_MBPS. Both
+// lists NULL-terminated, either may be NULL; absent keys are skipped. The
+// message names the key and the limit (the clock, if it is the --set one).
+int check_clocked(const struct conf *c, const char *clock, const char *const *cycles,
+                  const char *const *rates, char *err, size_t errlen);
+
 // The rules of the costs every core section `S` has: the ones the backend
 // charges itself (models/core.h). A kind adds its own after them, and
 // `S.costs.*` (any other cost, read by plat_cost) last.
