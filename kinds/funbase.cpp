@@ -151,6 +151,7 @@ static double rate(double MBps, const Hibi &seg, double clock_mhz)
 
 static void build(Build &b, const struct conf *c)
 {
+    register_times(b.kernel, c);
     Kernel &k = b.kernel;
     const double mhz = conf_num(c, "clock_mhz", 100);
     HibiParams hp;

@@ -52,6 +52,7 @@ static std::vector<plat_core_desc> describe(const struct conf *c)
 
 static void build(Build &b, const struct conf *c)
 {
+    register_times(b.kernel, c);
     double link = conf_num(c, "link.bandwidth_MBps", 0);
     b.add_xbar(conf_num(c, "link.latency_ns", 0), (uint64_t)conf_num(c, "link.burst_bytes", 1));
     CoreParams p = core_params(c, "core");

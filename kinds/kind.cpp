@@ -151,6 +151,49 @@ int check_clocked(const struct conf *c, const char *clock, const char *const *cy
     return 0;
 }
 
+static bool ends(const std::string &s, const char *tail)
+{
+    size_t n = strlen(tail);
+    return s.size() >= n && s.compare(s.size() - n, n, tail) == 0;
+}
+
+// The clock a key's cycles count: its section's clock_mhz, else the chip's.
+static double clock_of(const struct conf *c, const std::string &key)
+{
+    std::string own = key.substr(0, key.find('.')) + ".clock_mhz";
+    return conf_num(c, own.c_str(), conf_num(c, "clock_mhz", 0));
+}
+
+void register_times(Kernel &k, const struct conf *c)
+{
+    std::vector<const char *> keys(conf_leaves(c, nullptr, 0));
+    keys.resize(conf_leaves(c, keys.data(), keys.size()));
+    for (const char *path : keys) {
+        std::string key = path;
+        double v;
+        if (!conf_number(conf_get(conf_root(c), path), &v)) continue;
+        Kernel::TimeParam p;
+        p.key = key;
+        p.value = v;
+        if (ends(key, "_ns")) {
+            p.ps = v * 1e3;
+        } else if (ends(key, "_ms")) {
+            p.ps = v * 1e9;
+        } else if (ends(key, "_cycles") || key.find(".costs.") != std::string::npos) {
+            if (clock_of(c, key) <= 0) continue;
+            p.ps = v * 1e6 / clock_of(c, key);
+        } else if (ends(key, "_MBps") || ends(key, "_Mbps") || ends(key, "bytes_per_cycle")) {
+            double MBps = ends(key, "_Mbps") ? v / 8 : ends(key, "_MBps") ? v : v * clock_of(c, key);
+            if (MBps <= 0) continue;
+            p.rate = true;
+            p.ps = 1e12 / MBps; // one MB
+        } else {
+            continue;
+        }
+        k.time_params.push_back(p);
+    }
+}
+
 // What every device section has; its type's rules say the rest.
 static const struct conf_rule common_rules[] = {
     {"devices.*.type", CONF_T_STR, true, 1, 0},

@@ -53,6 +53,11 @@ plat_core_desc core_desc(const CoreParams &p, const char *type);
 int check_bad(const struct conf *c, const char *path, char *err, size_t errlen, const char *what);
 // The capability names of the list at `path` are known.
 int check_caps(const struct conf *c, const char *path, char *err, size_t errlen);
+// Register the file's times with the kernel (Kernel::time_params: what a
+// note on an expired wait limit names), by their keys' units: *_ns, *_ms,
+// *_cycles and *.costs.* (cycles of S.clock_mhz, else of clock_mhz) are
+// times; *_MBps, *_Mbps and *bytes_per_cycle rates. Every kind's build calls it.
+void register_times(Kernel &k, const struct conf *c);
 // Every device of the `devices` section has a known type (devtype.h) and its keys.
 int check_devices(const struct conf *c, char *err, size_t errlen);
 

@@ -165,6 +165,7 @@ static void devices(const struct conf *c, DevDescs &out)
 
 static void build(Build &b, const struct conf *c)
 {
+    register_times(b.kernel, c);
     Kernel &kern = b.kernel;
     const Shape sh = shape(c);
     const double mhz = conf_num(c, "clock_mhz", 1450);

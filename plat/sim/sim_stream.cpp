@@ -63,7 +63,7 @@ plat_stream *sim_stream_accept(plat_stream *l, uint64_t timeout_ns, int *status)
         if (st != PLAT_EAGAIN) break;
         if (timeout_ns == 0) break;
         if (!wait_change(t, *n, "plat_stream_accept", dl)) {
-            st = PLAT_ETIMEDOUT;
+            st = kernel().timed_out(t, "plat_stream_accept", timeout_ns);
             break;
         }
     }
@@ -123,7 +123,7 @@ static long move(plat_stream *s, int op, const void *buf, size_t n, uint64_t tim
         OpExt &x = t.ext();
         if (st == PLAT_OK) return (long)x.r;
         if (st != PLAT_EAGAIN || timeout_ns == 0) return st;
-        if (!wait_change(t, *net_, call, dl)) return PLAT_ETIMEDOUT;
+        if (!wait_change(t, *net_, call, dl)) return kernel().timed_out(t, call, timeout_ns);
     }
 }
 
@@ -222,7 +222,10 @@ int sim_poller_wait(plat_poller *p, struct plat_poll_event *ev, int max, uint64_
         c.transport(t, true);
         if (t.ext().status != PLAT_EAGAIN) return t.ext().status ? t.ext().status : (int)t.ext().r;
         if (timeout_ns == 0) return 0;
-        if (!wait_change(t, *n, "plat_poller_wait", dl)) return 0;
+        if (!wait_change(t, *n, "plat_poller_wait", dl)) {
+            kernel().timed_out(t, "plat_poller_wait", timeout_ns);
+            return 0;
+        }
     }
 }
 
