@@ -195,7 +195,7 @@ static std::string show_ps(double v)
     static const struct {
         double ps;
         const char *unit;
-    } units[] = {{86400e12, "days"}, {1e12, "s"}, {1e9, "ms"}, {1e6, "us"}, {1e3, "ns"}};
+    } units[] = {{86400e12, "days"}, {3600e12, "h"}, {60e12, "min"}, {1e12, "s"}, {1e9, "ms"}, {1e6, "us"}, {1e3, "ns"}};
     char b[64];
     for (const auto &u : units)
         if (v >= u.ps) {
