@@ -94,10 +94,11 @@ static int clocked_bad(const struct conf *c, const char *clock, const char *path
                      "at least %g MHz",
                      mhz, path, v, v * mhz, MIN_MBPS, need);
         else
-            snprintf(what, sizeof what,
-                     "is %g bytes per cycle: at '%s' %g MHz that is %g MB/s, below the %g MB/s that "
-                     "moves 4 GiB within the simulator's 1e18 ps per time; it must be at least %g",
-                     v, clock, mhz, v * mhz, MIN_MBPS, MIN_MBPS / mhz);
+            snprintf(
+                what, sizeof what,
+                "is %g bytes per cycle: at '%s' %g MHz that is %g MB/s, below the %g MB/s that "
+                "moves 4 GiB within the simulator's 1e18 ps per time; it must be at least %g",
+                v, clock, mhz, v * mhz, MIN_MBPS, MIN_MBPS / mhz);
     } else {
         double need = v * 1e6 / TIME_MAX_PS; // MHz
         if (blame_clock)
@@ -183,7 +184,9 @@ void register_times(Kernel &k, const struct conf *c)
             if (clock_of(c, key) <= 0) continue;
             p.ps = v * 1e6 / clock_of(c, key);
         } else if (ends(key, "_MBps") || ends(key, "_Mbps") || ends(key, "bytes_per_cycle")) {
-            double MBps = ends(key, "_Mbps") ? v / 8 : ends(key, "_MBps") ? v : v * clock_of(c, key);
+            double MBps = ends(key, "_Mbps")   ? v / 8
+                          : ends(key, "_MBps") ? v
+                                               : v * clock_of(c, key);
             if (MBps <= 0) continue;
             p.rate = true;
             p.ps = 1e12 / MBps; // one MB

@@ -75,10 +75,14 @@ static const struct conf_rule rules[] = {
 #undef CORE_RULES
 
 // Counted in cycles (or bytes per cycle) of the chip's clock_mhz.
-static const char *const cycles[] = {"network.latency_cycles",     "noc.latency_cycles",
-                                     "mpe.hit_cycles",             "cpe.ldm_cycles",
-                                     "devices.mesh.latency_cycles", "devices.mesh.get_cycles",
-                                     "mpe.costs.*",                "cpe.costs.*",
+static const char *const cycles[] = {"network.latency_cycles",
+                                     "noc.latency_cycles",
+                                     "mpe.hit_cycles",
+                                     "cpe.ldm_cycles",
+                                     "devices.mesh.latency_cycles",
+                                     "devices.mesh.get_cycles",
+                                     "mpe.costs.*",
+                                     "cpe.costs.*",
                                      nullptr};
 static const char *const rates[] = {"network.port_bytes_per_cycle", "mpe.cache_bytes_per_cycle",
                                     "cpe.ldm_bytes_per_cycle", nullptr};
@@ -172,7 +176,8 @@ static void build(Build &b, const struct conf *c)
     const double port_MBps = conf_num(c, "network.port_bytes_per_cycle", 32) * mhz;
     Xbar &xbar = b.add_xbar(cyc_ns(c, "network.latency_cycles"),
                             (uint64_t)conf_num(c, "network.burst_bytes", 128));
-    Noc *noc = b.own(new Noc("noc", sh.per_cg(), ns_to_ps(cyc_ns(c, "noc.latency_cycles"), "noc.latency_cycles")));
+    Noc *noc = b.own(new Noc("noc", sh.per_cg(),
+                             ns_to_ps(cyc_ns(c, "noc.latency_cycles"), "noc.latency_cycles")));
     const CoreParams mpe = params(c, "mpe"), cpe = params(c, "cpe");
     const uint64_t bytes = (uint64_t)conf_num(c, "memory.bytes", 0);
     const double mem_MBps = conf_num(c, "memory.bandwidth_MBps", 1);
@@ -184,7 +189,8 @@ static void build(Build &b, const struct conf *c)
         // crossbar port whose lanes are the DRAM channel.
         Memory *dram = b.own(
             new Memory((cg + "_dram").c_str(), kern, bytes, conf_num(c, "memory.latency_ns", 0)));
-        Mc *mc = b.own(new Mc((cg + "_mc").c_str(), ns_to_ps(conf_num(c, "memory.atomic_ns", 0), "memory.atomic_ns")));
+        Mc *mc = b.own(new Mc((cg + "_mc").c_str(),
+                              ns_to_ps(conf_num(c, "memory.atomic_ns", 0), "memory.atomic_ns")));
         mc->isock.bind(dram->tsock);
         int port = xbar.add_port(cg + "_mc", mem_MBps, 0, burst);
         xbar.attach_target(noc->tsock, port, dram->base(), dram->size());

@@ -29,7 +29,8 @@ static uint64_t must_cost(const CoreParams &p, const char *name, const char *fil
 Core::Core(sc_module_name name, Kernel &kernel, int i, const CoreParams &p)
     : sc_module(name), mem("mem"), io("io"), db("db"), index(i), type(p.type), caps(p.caps),
       clock_mhz(p.clock_mhz), local_latency_ns(p.local_latency_ns), kernel_(kernel),
-      ps_per_cycle_(ps_per_cycle(p.clock_mhz, "clock_mhz")), costs_(p.costs), slice_ps_(ns_to_ps(p.timeslice_ns, "timeslice_ns"))
+      ps_per_cycle_(ps_per_cycle(p.clock_mhz, "clock_mhz")), costs_(p.costs),
+      slice_ps_(ns_to_ps(p.timeslice_ns, "timeslice_ns"))
 {
     switch_ps = cycles_ps(must_cost(p, "switch", kernel.file()));
     spawn_ps = cycles_ps(must_cost(p, "thread_spawn", kernel.file()));

@@ -195,7 +195,8 @@ static std::string show_ps(double v)
     static const struct {
         double ps;
         const char *unit;
-    } units[] = {{86400e12, "days"}, {3600e12, "h"}, {60e12, "min"}, {1e12, "s"}, {1e9, "ms"}, {1e6, "us"}, {1e3, "ns"}};
+    } units[] = {{86400e12, "days"}, {3600e12, "h"}, {60e12, "min"}, {1e12, "s"},
+                 {1e9, "ms"},        {1e6, "us"},    {1e3, "ns"}};
     char b[64];
     for (const auto &u : units)
         if (v >= u.ps) {
@@ -208,7 +209,8 @@ static std::string show_ps(double v)
 
 int Kernel::timed_out(Thread &t, const char *call, uint64_t limit_ns)
 {
-    if (limit_ns < 1000000000ull || limit_ns == PLAT_FOREVER || noted_timeout_) return PLAT_ETIMEDOUT;
+    if (limit_ns < 1000000000ull || limit_ns == PLAT_FOREVER || noted_timeout_)
+        return PLAT_ETIMEDOUT;
     noted_timeout_ = true;
     std::vector<const TimeParam *> times, rates;
     for (const TimeParam &p : time_params) (p.rate ? rates : times).push_back(&p);

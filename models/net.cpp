@@ -15,13 +15,15 @@ namespace ipcsim
 Net::Net(sc_module_name name, Kernel &kernel, double latency_ns, double bandwidth_MBps,
          uint64_t buffer_bytes, double call_ns)
     : Net(name, kernel,
-          Wire{ns_to_ps(latency_ns, "latency_ns"), ps_per_byte(bandwidth_MBps, "bandwidth_MBps"), buffer_bytes ? buffer_bytes : 1},
+          Wire{ns_to_ps(latency_ns, "latency_ns"), ps_per_byte(bandwidth_MBps, "bandwidth_MBps"),
+               buffer_bytes ? buffer_bytes : 1},
           call_ns)
 {
 }
 
 Net::Net(sc_module_name name, Kernel &kernel, const Wire &wire, double call_ns)
-    : sc_module(name), tsock("tsock"), kernel_(kernel), wire_(wire), call_ps_(ns_to_ps(call_ns, "call_ns"))
+    : sc_module(name), tsock("tsock"), kernel_(kernel), wire_(wire),
+      call_ps_(ns_to_ps(call_ns, "call_ns"))
 {
     tsock.register_b_transport(this, &Net::b_transport);
 }
@@ -201,7 +203,8 @@ void Net::read(Pipe &p)
 
 void Net::shut(Pipe &out)
 {
-    out.eof_ps = after_ps(std::max(now_ps(), out.wire_free), out.wire->latency_ps, "an end of stream");
+    out.eof_ps =
+        after_ps(std::max(now_ps(), out.wire_free), out.wire->latency_ps, "an end of stream");
 }
 
 uint64_t Net::arrived(const Pipe &p) const

@@ -81,7 +81,8 @@ inline double ps_per_byte(double mbps, const char *what)
 inline double ps_per_cycle(double mhz, const char *what)
 {
     if (!(mhz >= 1e6 / TIME_MAX_PS && mhz <= 1e300))
-        time_fail(what, mhz, "MHz", "a clock is finite and at least 1e-12 MHz (one cycle in 1e18 ps)");
+        time_fail(what, mhz, "MHz",
+                  "a clock is finite and at least 1e-12 MHz (one cycle in 1e18 ps)");
     return 1e6 / mhz;
 }
 // n bytes (or cycles) at ps_per_b ps each.

@@ -10,8 +10,8 @@ namespace ipcsim
 {
 
 Xbar::Xbar(sc_module_name name, double latency_ns, uint64_t burst_bytes)
-    : sc_module(name), tsock("tsock"), isock("isock"), latency_ps_(ns_to_ps(latency_ns, "latency_ns")),
-      burst_(burst_bytes ? burst_bytes : 1)
+    : sc_module(name), tsock("tsock"), isock("isock"),
+      latency_ps_(ns_to_ps(latency_ns, "latency_ns")), burst_(burst_bytes ? burst_bytes : 1)
 {
     tsock.register_b_transport(this, &Xbar::b_transport);
 }
@@ -25,7 +25,8 @@ int Xbar::add_port(const std::string &name, double MBps, double local_MBps, uint
     p.out.id = 2 * id;
     p.in.id = 2 * id + 1;
     p.out.ps_per_byte = p.in.ps_per_byte = ps_per_byte(MBps, "a port's bandwidth (MB/s)");
-    p.local_ps_per_byte = local_MBps > 0 ? ps_per_byte(local_MBps, "a tile's own bandwidth (MB/s)") : 0;
+    p.local_ps_per_byte =
+        local_MBps > 0 ? ps_per_byte(local_MBps, "a tile's own bandwidth (MB/s)") : 0;
     p.granule = granule;
     return id;
 }

@@ -30,7 +30,8 @@ uint64_t Pcie::cross(uint64_t &free_at, uint64_t payload)
         bytes += k + p_.tlp_overhead;
         left -= k;
     } while (left);
-    free_at = after_ps(std::max(free_at, now_ps()), bytes_ps(bytes, ps_per_byte_, "a TLP"), "a TLP's end");
+    free_at = after_ps(std::max(free_at, now_ps()), bytes_ps(bytes, ps_per_byte_, "a TLP"),
+                       "a TLP's end");
     return after_ps(free_at, latency_ps_, "a TLP's arrival");
 }
 

@@ -48,7 +48,8 @@ void Eth::send(int h, tlm::tlm_generic_payload &gp, sc_time &delay)
     Dir &d = dir_[h];
     if (d.free > now_ps()) wait(ps(d.free - now_ps()));
     uint64_t start = now_ps();
-    d.free = after_ps(start, bytes_ps(wire_bytes(pk.ip_bytes), ps_per_byte_, "a frame"), "a frame's end");
+    d.free = after_ps(start, bytes_ps(wire_bytes(pk.ip_bytes), ps_per_byte_, "a frame"),
+                      "a frame's end");
     d.flight.push(start + latency_ps(pk.ip_bytes), pk);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -26,7 +26,9 @@ static const struct refused {
     {PP, "link.latency_ns=1e16", {"--set link.latency_ns: ", "between 0 and 1e+15"}},
     /* ideal: clocks, costs in cycles, rates, not numbers */
     {PP, "core.clock_mhz=1e-13", {"--set core.clock_mhz: ", "between 1e-12 and"}},
-    {PP, "core.clock_mhz=1e-10", {"--set core.clock_mhz: ", "the clock must be at least 1e-09 MHz"}},
+    {PP,
+     "core.clock_mhz=1e-10",
+     {"--set core.clock_mhz: ", "the clock must be at least 1e-09 MHz"}},
     {PP, "core.costs.dma_setup=1e17", {"--set core.costs.dma_setup: ", "must be at most 1e+15"}},
     {PP, "link.bandwidth_MBps=1e300", {"--set link.bandwidth_MBps: ", "and 1e+18"}},
     {PP, "memory.latency_ns=1e18", {"--set memory.latency_ns: ", "between 0 and 1e+15"}},
@@ -46,9 +48,11 @@ static const struct refused {
     {FB, "pc.ioctl_ns=1e16", {"--set pc.ioctl_ns: ", "1e+15"}},
     /* sw26010: cycles and bytes per cycle of the chip's clock */
     {SW, "clock_mhz=1e-9", {"--set clock_mhz: ", "the clock must be at least"}},
-    {SW, "network.port_bytes_per_cycle=1e-12",
+    {SW,
+     "network.port_bytes_per_cycle=1e-12",
      {"--set network.port_bytes_per_cycle: ", "it must be at least 2.96205e-06"}},
-    {SW, "devices.mesh.latency_cycles=1e17",
+    {SW,
+     "devices.mesh.latency_cycles=1e17",
      {"--set devices.mesh.latency_cycles: ", "it must be at most 1.45e+15"}},
     {SW, "memory.bandwidth_MBps=1e-12", {"--set memory.bandwidth_MBps: ", "0.00429497"}},
     /* xmcapi_gbe (kind ideal, a tcp device) */
@@ -68,8 +72,7 @@ START_TEST(out_of_range_is_refused)
     ck_assert_msg(cli_lines(r.err) == 1, "%s: expected one line:\n%s", c->set, r.err);
     ck_assert_msg(strncmp(r.err, c->says[0], strlen(c->says[0])) == 0, "%s: expected %s...:\n%s",
                   c->set, c->says[0], r.err);
-    ck_assert_msg(strstr(r.err, c->says[1]), "%s: expected \"%s\":\n%s", c->set, c->says[1],
-                  r.err);
+    ck_assert_msg(strstr(r.err, c->says[1]), "%s: expected \"%s\":\n%s", c->set, c->says[1], r.err);
     ck_assert_msg(cli_entries(t) <= 1 && !cli_read("%s/out/pingpong.csv", t), "%s: wrote a CSV",
                   c->set);
     cli_done();
@@ -125,7 +128,8 @@ START_TEST(wait_limit_names_the_parameter)
     };
     const char *t = cli_tmp();
     for (size_t i = 0; i < sizeof slow / sizeof slow[0]; i++) {
-        struct cli_out r = cli_run("run " PP " " PP_ONE " --set %s --out '%s/%zu'", slow[i].set, t, i);
+        struct cli_out r =
+            cli_run("run " PP " " PP_ONE " --set %s --out '%s/%zu'", slow[i].set, t, i);
         ck_assert_msg(r.status == 2, "%s: exit %d\n%s%s", slow[i].set, r.status, r.out, r.err);
         ck_assert_msg(strstr(r.err, "plat_doorbell_wait gave up at its wait limit of 10 s"),
                       "%s: no wait limit named:\n%s", slow[i].set, r.err);
@@ -141,7 +145,8 @@ END_TEST
 START_TEST(runtime_overflow_stops_the_run)
 {
     const char *t = cli_tmp();
-    struct cli_out r = cli_run("run scenarios/funbase/pcie.yaml --set pc.ioctl_ns=1e15 --out '%s'", t);
+    struct cli_out r =
+        cli_run("run scenarios/funbase/pcie.yaml --set pc.ioctl_ns=1e15 --out '%s'", t);
     ck_assert_msg(r.status != 0, "exit 0\n%s%s", r.out, r.err);
     ck_assert_msg(strstr(r.err, "ipcsim: top.pc.main: post_writes x ioctl is 4e+18 ps, out of the "
                                 "simulator's range: one computed time is at most 1e18 ps"),

@@ -132,7 +132,8 @@ static void test_null_stops(const struct harness_env *env)
 }
 static void test_work_overflow_stops(const struct harness_env *env)
 {
-    expect_stop(env, misuse_work_overflow, "top.core1.main: cycles is 9.22337e+21 ps, out of the simulator's range");
+    expect_stop(env, misuse_work_overflow,
+                "top.core1.main: cycles is 9.22337e+21 ps, out of the simulator's range");
 }
 
 void pt_misuse(void)
