@@ -177,7 +177,7 @@ void Hibi::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
     auto ready = [&](uint64_t t) -> uint64_t {
         if (t <= x->ready_ps) return 0;
         double w = std::floor((double)(t - x->ready_ps) / (double)cycle_ps_ * x->rate);
-        return std::min<uint64_t>(words, (uint64_t)w);
+        return (uint64_t)std::min(w, (double)words); // compared first: w may pass 2^64
     };
 
     sc_event me; // one per call: two processes may share an agent (its DMA, its core)

@@ -24,7 +24,8 @@ static bool wait_change(Thread &t, const Net &n, const char *call, uint64_t dl)
 {
     const OpExt &x = t.ext();
     if (!sleep_on(t, x.watch, call, dl, x.next_ps ? x.next_ps : NEVER)) return false;
-    if (uint64_t w = n.wake_ps()) kernel().block(t, nullptr, 0, call, now_ps() + w);
+    if (uint64_t w = n.wake_ps())
+        kernel().block(t, nullptr, 0, call, after_ps(now_ps(), w, "a host's wake-up"));
     return true;
 }
 
@@ -81,7 +82,7 @@ plat_stream *sim_stream_connect(const char *addr, uint64_t, int *status)
     need(addr, "plat_stream_connect");
     int st = net_op(t, *n, OP_NET_CONNECT, tlm::TLM_WRITE_COMMAND, addr, strlen(addr), nullptr);
     if (st == PLAT_OK) {
-        uint64_t back = now_ps() + t.ext().r;
+        uint64_t back = after_ps(now_ps(), t.ext().r, "a handshake's end");
         while (sleep_on(t, nullptr, "plat_stream_connect", back)) {
         }
         Core &c = *t.core;
