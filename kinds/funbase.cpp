@@ -26,7 +26,7 @@ namespace ipcsim
 static const struct conf_rule rules[] = {
     {"platform", CONF_T_STR, true, 1, 0},
     {"title", CONF_T_STR, false, 1, 0},
-    {"clock_mhz", CONF_T_NUM, true, TINY, BIG},
+    {"clock_mhz", CONF_T_NUM, true, MIN_MBPS, 1e6},
     {"hibi", CONF_T_MAP, true, 1, 0},
     {"hibi.width_bits", CONF_T_INT, true, 8, 1024},
     {"hibi.arbitration", CONF_T_STR, true, 1, 0},
@@ -51,36 +51,36 @@ static const struct conf_rule rules[] = {
     {"hpd.amount_bits", CONF_T_INT, true, 1, 32},
     {"memory", CONF_T_MAP, true, 1, 0},
     {"memory.bytes", CONF_T_INT, true, 1, BIG},
-    {"memory.latency_ns", CONF_T_NUM, true, 0, BIG},
+    {"memory.latency_ns", CONF_T_NUM, true, 0, MAX_NS},
     {"memdma", CONF_T_MAP, true, 1, 0},
     {"memdma.rx_fifo", CONF_T_INT, true, 2, 1 << 20},
-    {"memdma.write_MBps", CONF_T_NUM, true, TINY, BIG},
-    {"memdma.read_MBps", CONF_T_NUM, true, TINY, BIG},
+    {"memdma.write_MBps", CONF_T_NUM, true, MIN_MBPS, BIG},
+    {"memdma.read_MBps", CONF_T_NUM, true, MIN_MBPS, BIG},
     {"memdma.read_latency_cycles", CONF_T_INT, true, 0, 1 << 20},
     {"memdma.cmd_cycles", CONF_T_INT, true, 0, 1 << 20},
     {"memdma.conf_write_words", CONF_T_INT, true, 1, 64},
     {"memdma.conf_read_words", CONF_T_INT, true, 1, 64},
     {"pcie", CONF_T_MAP, true, 1, 0},
     {"pcie.lanes", CONF_T_INT, true, 1, 32},
-    {"pcie.lane_MBps", CONF_T_NUM, true, TINY, BIG},
+    {"pcie.lane_MBps", CONF_T_NUM, true, MIN_MBPS, BIG},
     {"pcie.tlp_overhead", CONF_T_INT, true, 0, 4096},
     {"pcie.max_payload", CONF_T_INT, true, 4, 4096},
-    {"pcie.latency_ns", CONF_T_NUM, true, 0, BIG},
+    {"pcie.latency_ns", CONF_T_NUM, true, 0, MAX_NS},
     {"pcie.posted_credits", CONF_T_INT, true, 1, 1 << 16},
     {"bridge", CONF_T_MAP, true, 1, 0},
     {"bridge.rx_fifo", CONF_T_INT, true, 2, 1 << 20},
-    {"bridge.dma_start_ns", CONF_T_NUM, true, 0, BIG},
+    {"bridge.dma_start_ns", CONF_T_NUM, true, 0, MAX_NS},
     {"pc", CONF_T_MAP, true, 1, 0},
     {"pc.type", CONF_T_STR, true, 1, 0},
-    {"pc.clock_mhz", CONF_T_NUM, true, TINY, BIG},
+    {"pc.clock_mhz", CONF_T_NUM, true, MIN_MHZ, BIG},
     {"pc.caps", CONF_T_LIST, true, 1, 0},
     {"pc.local_bytes", CONF_T_INT, true, 0, BIG},
-    {"pc.local_latency_ns", CONF_T_NUM, true, 0, BIG},
-    {"pc.local_bandwidth_MBps", CONF_T_NUM, true, TINY, BIG},
+    {"pc.local_latency_ns", CONF_T_NUM, true, 0, MAX_NS},
+    {"pc.local_bandwidth_MBps", CONF_T_NUM, true, MIN_MBPS, BIG},
     {"pc.rx_channels", CONF_T_INT, true, 0, 1 << 16},
     {"pc.driver", CONF_T_STR, true, 1, 0},
     {"pc.word_bytes", CONF_T_INT, true, 4, 8},
-    {"pc.ioctl_ns", CONF_T_NUM, true, 0, BIG},
+    {"pc.ioctl_ns", CONF_T_NUM, true, 0, MAX_NS},
     {"pc.desc_writes", CONF_T_INT, true, 0, 64},
     {"pc.post_writes", CONF_T_INT, true, 0, 64},
     KIND_CORE_COSTS("pc"),
@@ -92,9 +92,17 @@ static const struct conf_rule rules[] = {
 
 enum { NIOS = 2, PC = 2 }; // cores 0 and 1 are the Nios, core 2 the PC (Fig. 3)
 
+// Counted in cycles of each clock (the segment's cycle counts fit: their
+// rules bound them to 2^20 and clock_mhz's to at least MIN_MBPS).
+static const char *const nios_cycles[] = {"core.costs.*", nullptr};
+static const char *const pc_cycles[] = {"pc.costs.*", nullptr};
+
 static int check(const struct conf *c, char *err, size_t errlen)
 {
     if (check_caps(c, "core.caps", err, errlen) || check_caps(c, "pc.caps", err, errlen)) return -1;
+    if (check_clocked(c, "clock_mhz", nios_cycles, nullptr, err, errlen) ||
+        check_clocked(c, "pc.clock_mhz", pc_cycles, nullptr, err, errlen))
+        return -1;
     const char *arb = conf_str(c, "hibi.arbitration", "");
     if (strcmp(arb, "round_robin") != 0 && strcmp(arb, "priority") != 0)
         return check_bad(c, "hibi.arbitration", err, errlen, "is round_robin or priority");
@@ -143,6 +151,7 @@ static double rate(double MBps, const Hibi &seg, double clock_mhz)
 
 static void build(Build &b, const struct conf *c)
 {
+    register_times(b.kernel, c);
     Kernel &k = b.kernel;
     const double mhz = conf_num(c, "clock_mhz", 100);
     HibiParams hp;
@@ -238,7 +247,7 @@ static void build(Build &b, const struct conf *c)
     lp.posted_credits = (unsigned)conf_num(c, "pcie.posted_credits", 16);
     Pcie *link = b.own(new Pcie("pcie", lp));
     BridgeParams bp;
-    bp.dma_start_ps = ns_to_ps(conf_num(c, "bridge.dma_start_ns", 0));
+    bp.dma_start_ps = ns_to_ps(conf_num(c, "bridge.dma_start_ns", 0), "bridge.dma_start_ns");
     bp.pc_core = PC;
     bp.mem_agent = mem_agent;
     bp.conf_write_words = hdp.conf_write_words;
@@ -247,7 +256,7 @@ static void build(Build &b, const struct conf *c)
     PcHostParams hp2;
     hp2.dma = strcmp(conf_str(c, "pc.driver", "word"), "dma") == 0;
     hp2.word_bytes = (unsigned)conf_num(c, "pc.word_bytes", 4);
-    hp2.ioctl_ps = ns_to_ps(conf_num(c, "pc.ioctl_ns", 0));
+    hp2.ioctl_ps = ns_to_ps(conf_num(c, "pc.ioctl_ns", 0), "pc.ioctl_ns");
     hp2.desc_writes = (unsigned)conf_num(c, "pc.desc_writes", 4);
     hp2.post_writes = (unsigned)conf_num(c, "pc.post_writes", 4);
     hp2.mem_MBps = pp.local_bandwidth_MBps;

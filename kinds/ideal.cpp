@@ -12,30 +12,34 @@ static const struct conf_rule rules[] = {
     {"cores", CONF_T_INT, true, 1, 4096},
     {"core", CONF_T_MAP, true, 1, 0},
     {"core.type", CONF_T_STR, true, 1, 0},
-    {"core.clock_mhz", CONF_T_NUM, true, TINY, BIG},
+    {"core.clock_mhz", CONF_T_NUM, true, MIN_MHZ, BIG},
     {"core.caps", CONF_T_LIST, true, 1, 0},
     {"core.local_bytes", CONF_T_INT, true, 0, BIG},
-    {"core.local_latency_ns", CONF_T_NUM, true, 0, BIG},
-    {"core.local_bandwidth_MBps", CONF_T_NUM, true, TINY, BIG},
+    {"core.local_latency_ns", CONF_T_NUM, true, 0, MAX_NS},
+    {"core.local_bandwidth_MBps", CONF_T_NUM, true, MIN_MBPS, BIG},
     {"core.rx_channels", CONF_T_INT, true, 0, 1 << 16},
-    {"core.timeslice_ns", CONF_T_NUM, false, 0, BIG},
+    {"core.timeslice_ns", CONF_T_NUM, false, 0, MAX_NS},
     KIND_CORE_COSTS("core"),
     KIND_OTHER_COSTS("core"),
     {"link", CONF_T_MAP, true, 1, 0},
-    {"link.latency_ns", CONF_T_NUM, true, 0, BIG},
-    {"link.bandwidth_MBps", CONF_T_NUM, true, TINY, BIG},
+    {"link.latency_ns", CONF_T_NUM, true, 0, MAX_NS},
+    {"link.bandwidth_MBps", CONF_T_NUM, true, MIN_MBPS, BIG},
     {"link.burst_bytes", CONF_T_INT, true, 1, BIG},
     {"memory", CONF_T_MAP, true, 1, 0},
     {"memory.bytes", CONF_T_INT, true, 0, BIG},
-    {"memory.latency_ns", CONF_T_NUM, true, 0, BIG},
+    {"memory.latency_ns", CONF_T_NUM, true, 0, MAX_NS},
     {"devices", CONF_T_MAP, false, 1, 0},
     {"devices.*", CONF_T_ANY, false, 1, 0},
     {nullptr, CONF_T_ANY, false, 0, 0},
 };
 
+// Counted in cycles of core.clock_mhz.
+static const char *const cycles[] = {"core.costs.*", nullptr};
+
 static int check(const struct conf *c, char *err, size_t errlen)
 {
     if (check_caps(c, "core.caps", err, errlen)) return -1;
+    if (check_clocked(c, "core.clock_mhz", cycles, nullptr, err, errlen)) return -1;
     return check_devices(c, err, errlen);
 }
 
@@ -48,6 +52,7 @@ static std::vector<plat_core_desc> describe(const struct conf *c)
 
 static void build(Build &b, const struct conf *c)
 {
+    register_times(b.kernel, c);
     double link = conf_num(c, "link.bandwidth_MBps", 0);
     b.add_xbar(conf_num(c, "link.latency_ns", 0), (uint64_t)conf_num(c, "link.burst_bytes", 1));
     CoreParams p = core_params(c, "core");

@@ -53,6 +53,11 @@ plat_core_desc core_desc(const CoreParams &p, const char *type);
 int check_bad(const struct conf *c, const char *path, char *err, size_t errlen, const char *what);
 // The capability names of the list at `path` are known.
 int check_caps(const struct conf *c, const char *path, char *err, size_t errlen);
+// Register the file's times with the kernel (Kernel::time_params: what a
+// note on an expired wait limit names), by their keys' units: *_ns, *_ms,
+// *_cycles and *.costs.* (cycles of S.clock_mhz, else of clock_mhz) are
+// times; *_MBps, *_Mbps and *bytes_per_cycle rates. Every kind's build calls it.
+void register_times(Kernel &k, const struct conf *c);
 // Every device of the `devices` section has a known type (devtype.h) and its keys.
 int check_devices(const struct conf *c, char *err, size_t errlen);
 
@@ -70,6 +75,25 @@ void dev_desc_set(DevDescs &out, size_t i, const char *key, double value);
 // Unbounded and "> 0" limits for rules.
 constexpr double BIG = 1e18;
 constexpr double TINY = 1e-12;
+
+// Limits that keep the times derived from a value inside the simulator's
+// range (models/simtime.h): a time in ns or ms is at most TIME_MAX_PS (1e18
+// ps, 11.6 days); a rate moves the largest transfer (4 GiB) within it; a
+// clock's cycle fits in it. Times counted in cycles of a clock, and rates
+// in bytes per cycle, depend on two keys: check_clocked says those.
+constexpr double MAX_NS = TIME_MAX_PS / 1e3;                    // 1e15 ns
+constexpr double MAX_MS = TIME_MAX_PS / 1e9;                    // 1e9 ms
+constexpr double MIN_MBPS = XFER_MAX_BYTES * 1e6 / TIME_MAX_PS; // 0.00429 MB/s
+constexpr double MIN_MBITPS = 8 * MIN_MBPS;                     // the same in Mbit/s
+constexpr double MIN_MHZ = 1e6 / TIME_MAX_PS;                   // 1e-12 MHz
+
+// Values counted per cycle of the clock at path `clock` (MHz): `cycles`
+// (times in cycles; "S.costs.*" names every entry of that map) must give
+// at most TIME_MAX_PS, `rates` (bytes per cycle) at least MIN_MBPS. Both
+// lists NULL-terminated, either may be NULL; absent keys are skipped. The
+// message names the key and the limit (the clock, if it is the --set one).
+int check_clocked(const struct conf *c, const char *clock, const char *const *cycles,
+                  const char *const *rates, char *err, size_t errlen);
 
 // The rules of the costs every core section `S` has: the ones the backend
 // charges itself (models/core.h). A kind adds its own after them, and

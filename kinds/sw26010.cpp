@@ -30,7 +30,7 @@ namespace ipcsim
     {S ".caps", CONF_T_LIST, true, 1, 0},                \
     {S ".local_bytes", CONF_T_INT, true, 0, BIG},        \
     {S ".rx_channels", CONF_T_INT, true, 0, 1 << 16},    \
-    {S ".timeslice_ns", CONF_T_NUM, false, 0, BIG},      \
+    {S ".timeslice_ns", CONF_T_NUM, false, 0, MAX_NS},   \
     KIND_CORE_COSTS(S),                                  \
     {S ".costs.coro_switch", CONF_T_NUM, true, 0, BIG},  \
     {S ".costs.coro_spawn", CONF_T_NUM, true, 0, BIG},   \
@@ -41,17 +41,17 @@ static const struct conf_rule rules[] = {
     {"platform", CONF_T_STR, true, 1, 0},
     {"title", CONF_T_STR, false, 1, 0},
     {"cgs", CONF_T_INT, true, 1, 4},
-    {"clock_mhz", CONF_T_NUM, true, TINY, BIG},
+    {"clock_mhz", CONF_T_NUM, true, MIN_MHZ, BIG},
     {"network", CONF_T_MAP, true, 1, 0},
     {"network.latency_cycles", CONF_T_NUM, true, 0, BIG},
     {"network.port_bytes_per_cycle", CONF_T_NUM, true, TINY, BIG},
     {"network.burst_bytes", CONF_T_INT, true, 1, 1 << 20},
     {"memory", CONF_T_MAP, true, 1, 0},
     {"memory.bytes", CONF_T_INT, true, 1 << 16, BIG},
-    {"memory.latency_ns", CONF_T_NUM, true, 0, BIG},
-    {"memory.bandwidth_MBps", CONF_T_NUM, true, TINY, BIG},
+    {"memory.latency_ns", CONF_T_NUM, true, 0, MAX_NS},
+    {"memory.bandwidth_MBps", CONF_T_NUM, true, MIN_MBPS, BIG},
     {"memory.burst_bytes", CONF_T_INT, true, 1, 1 << 20},
-    {"memory.atomic_ns", CONF_T_NUM, true, 0, BIG},
+    {"memory.atomic_ns", CONF_T_NUM, true, 0, MAX_NS},
     {"noc", CONF_T_MAP, true, 1, 0},
     {"noc.latency_cycles", CONF_T_NUM, true, 0, BIG},
     CORE_RULES("mpe"),
@@ -74,9 +74,23 @@ static const struct conf_rule rules[] = {
 
 #undef CORE_RULES
 
+// Counted in cycles (or bytes per cycle) of the chip's clock_mhz.
+static const char *const cycles[] = {"network.latency_cycles",
+                                     "noc.latency_cycles",
+                                     "mpe.hit_cycles",
+                                     "cpe.ldm_cycles",
+                                     "devices.mesh.latency_cycles",
+                                     "devices.mesh.get_cycles",
+                                     "mpe.costs.*",
+                                     "cpe.costs.*",
+                                     nullptr};
+static const char *const rates[] = {"network.port_bytes_per_cycle", "mpe.cache_bytes_per_cycle",
+                                    "cpe.ldm_bytes_per_cycle", nullptr};
+
 static int check(const struct conf *c, char *err, size_t errlen)
 {
     if (check_caps(c, "mpe.caps", err, errlen) || check_caps(c, "cpe.caps", err, errlen)) return -1;
+    if (check_clocked(c, "clock_mhz", cycles, rates, err, errlen)) return -1;
     const struct conf_node *devs = conf_get(conf_root(c), "devices");
     for (size_t i = 0; i < conf_len(devs); i++)
         if (strcmp(conf_key(devs, i), "mesh") != 0) {
@@ -155,13 +169,15 @@ static void devices(const struct conf *c, DevDescs &out)
 
 static void build(Build &b, const struct conf *c)
 {
+    register_times(b.kernel, c);
     Kernel &kern = b.kernel;
     const Shape sh = shape(c);
     const double mhz = conf_num(c, "clock_mhz", 1450);
     const double port_MBps = conf_num(c, "network.port_bytes_per_cycle", 32) * mhz;
     Xbar &xbar = b.add_xbar(cyc_ns(c, "network.latency_cycles"),
                             (uint64_t)conf_num(c, "network.burst_bytes", 128));
-    Noc *noc = b.own(new Noc("noc", sh.per_cg(), ns_to_ps(cyc_ns(c, "noc.latency_cycles"))));
+    Noc *noc = b.own(new Noc("noc", sh.per_cg(),
+                             ns_to_ps(cyc_ns(c, "noc.latency_cycles"), "noc.latency_cycles")));
     const CoreParams mpe = params(c, "mpe"), cpe = params(c, "cpe");
     const uint64_t bytes = (uint64_t)conf_num(c, "memory.bytes", 0);
     const double mem_MBps = conf_num(c, "memory.bandwidth_MBps", 1);
@@ -173,7 +189,8 @@ static void build(Build &b, const struct conf *c)
         // crossbar port whose lanes are the DRAM channel.
         Memory *dram = b.own(
             new Memory((cg + "_dram").c_str(), kern, bytes, conf_num(c, "memory.latency_ns", 0)));
-        Mc *mc = b.own(new Mc((cg + "_mc").c_str(), ns_to_ps(conf_num(c, "memory.atomic_ns", 0))));
+        Mc *mc = b.own(new Mc((cg + "_mc").c_str(),
+                              ns_to_ps(conf_num(c, "memory.atomic_ns", 0), "memory.atomic_ns")));
         mc->isock.bind(dram->tsock);
         int port = xbar.add_port(cg + "_mc", mem_MBps, 0, burst);
         xbar.attach_target(noc->tsock, port, dram->base(), dram->size());

@@ -9,7 +9,7 @@ namespace ipcsim
 
 Accel::Accel(sc_module_name name, Kernel &kernel, double latency_ns)
     : sc_module(name), tsock("tsock"), isock("isock"), kernel_(kernel),
-      latency_ps_(ns_to_ps(latency_ns)), ext_(new OpExt)
+      latency_ps_(ns_to_ps(latency_ns, "latency_ns")), ext_(new OpExt)
 {
     gp_.set_extension(ext_);
     tsock.register_b_transport(this, &Accel::b_transport);

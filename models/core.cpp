@@ -29,14 +29,15 @@ static uint64_t must_cost(const CoreParams &p, const char *name, const char *fil
 Core::Core(sc_module_name name, Kernel &kernel, int i, const CoreParams &p)
     : sc_module(name), mem("mem"), io("io"), db("db"), index(i), type(p.type), caps(p.caps),
       clock_mhz(p.clock_mhz), local_latency_ns(p.local_latency_ns), kernel_(kernel),
-      ps_per_cycle_(1e6 / p.clock_mhz), costs_(p.costs), slice_ps_(ns_to_ps(p.timeslice_ns))
+      ps_per_cycle_(ps_per_cycle(p.clock_mhz, "clock_mhz")), costs_(p.costs),
+      slice_ps_(ns_to_ps(p.timeslice_ns, "timeslice_ns"))
 {
     switch_ps = cycles_ps(must_cost(p, "switch", kernel.file()));
     spawn_ps = cycles_ps(must_cost(p, "thread_spawn", kernel.file()));
     dma_setup_ps = cycles_ps(must_cost(p, "dma_setup", kernel.file()));
     doorbell_ps = cycles_ps(must_cost(p, "doorbell", kernel.file()));
     irq_ps = cycles_ps(must_cost(p, "irq", kernel.file()));
-    local_ps = ns_to_ps(p.local_latency_ns);
+    local_ps = ns_to_ps(p.local_latency_ns, "local_latency_ns");
     db.register_b_transport(this, &Core::db_transport);
 
     // One stream per core from the run's seed and the core index: splitmix64,

@@ -98,7 +98,7 @@ class Core : public sc_core::sc_module
     const double local_latency_ns;
 
     // ---- costs --------------------------------------------------------------
-    uint64_t cycles_ps(uint64_t cycles) const { return bytes_ps(cycles, ps_per_cycle_); }
+    uint64_t cycles_ps(uint64_t cycles) const { return bytes_ps(cycles, ps_per_cycle_, "cycles"); }
     // core.costs.<name> in cycles; stops the run if the table lacks it.
     uint64_t cost(const char *name);
     // The costs the backend charges itself, in ps.

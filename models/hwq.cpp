@@ -11,8 +11,8 @@ namespace ipcsim
 
 Hwq::Hwq(sc_module_name name, Kernel &kernel, unsigned queues, unsigned depth, double latency_ns)
     : sc_module(name), tsock("tsock"), kernel_(kernel), queues_(queues), depth_(depth),
-      latency_ps_(ns_to_ps(latency_ns)), regs_(2 * (size_t)queues), slots_((size_t)queues * depth),
-      head_(queues), count_(queues)
+      latency_ps_(ns_to_ps(latency_ns, "latency_ns")), regs_(2 * (size_t)queues),
+      slots_((size_t)queues * depth), head_(queues), count_(queues)
 {
     tsock.register_b_transport(this, &Hwq::b_transport);
 }

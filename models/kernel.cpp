@@ -187,6 +187,53 @@ std::string Kernel::blocked() const
     return s;
 }
 
+// ---- wait limits ------------------------------------------------------------------------
+
+// "1.5 s", "20 us": a time in ps, three significant digits.
+static std::string show_ps(double v)
+{
+    static const struct {
+        double ps;
+        const char *unit;
+    } units[] = {{86400e12, "days"}, {3600e12, "h"}, {60e12, "min"}, {1e12, "s"},
+                 {1e9, "ms"},        {1e6, "us"},    {1e3, "ns"}};
+    char b[64];
+    for (const auto &u : units)
+        if (v >= u.ps) {
+            snprintf(b, sizeof b, "%.3g %s", v / u.ps, u.unit);
+            return b;
+        }
+    snprintf(b, sizeof b, "%.3g ps", v);
+    return b;
+}
+
+int Kernel::timed_out(Thread &t, const char *call, uint64_t limit_ns)
+{
+    if (limit_ns < 1000000000ull || limit_ns == PLAT_FOREVER || noted_timeout_)
+        return PLAT_ETIMEDOUT;
+    noted_timeout_ = true;
+    std::vector<const TimeParam *> times, rates;
+    for (const TimeParam &p : time_params) (p.rate ? rates : times).push_back(&p);
+    std::stable_sort(times.begin(), times.end(),
+                     [](const TimeParam *a, const TimeParam *b) { return a->ps > b->ps; });
+    std::stable_sort(rates.begin(), rates.end(),
+                     [](const TimeParam *a, const TimeParam *b) { return a->ps > b->ps; });
+    std::string longest, slowest;
+    for (size_t i = 0; i < times.size() && i < 3; i++)
+        longest += std::string(i ? ", " : "") + times[i]->key + " " + show_ps(times[i]->ps);
+    for (size_t i = 0; i < rates.size() && i < 2; i++)
+        slowest +=
+            std::string(i ? ", " : "") + rates[i]->key + " (1 MB in " + show_ps(rates[i]->ps) + ")";
+    fprintf(stderr,
+            "ipcsim: core %d (%s) thread %s: %s gave up at its wait limit of %s (the app's "
+            "timeout), at %s of simulated time. If the platform is that slow, look at its "
+            "longest times: %s; slowest rates: %s\n",
+            t.core->index, t.core->type.c_str(), t.name.c_str(), call,
+            show_ps((double)limit_ns * 1e3).c_str(), show_ps((double)now_ps()).c_str(),
+            longest.empty() ? "none" : longest.c_str(), slowest.empty() ? "none" : slowest.c_str());
+    return PLAT_ETIMEDOUT;
+}
+
 void Kernel::trace_vcd(sc_trace_file *tf)
 {
     for (Core *c : cores_) sc_trace(tf, c->busy, std::string(c->name()) + ".busy");

@@ -139,6 +139,24 @@ class Kernel : public sc_core::sc_module
     // Who is still blocked, for the deadlock message.
     std::string blocked() const;
 
+    // ---- wait limits ----------------------------------------------------------------
+    // A time of the platform file: its key, its value as written, what one
+    // event of it takes (ps) or, for a rate, what one MB takes.
+    struct TimeParam {
+        std::string key;
+        double value = 0;
+        double ps = 0;
+        bool rate = false;
+    };
+    // The platform's times (a kind registers them while building): what a
+    // note on an expired wait limit points to.
+    std::vector<TimeParam> time_params;
+    // t's `call` gave up at its limit of limit_ns: for a limit of a second
+    // or more (an app's safety net, not a poll) say once on stderr which
+    // limit it was and the platform's longest times and slowest rates,
+    // the parameters that made the wait that long. Returns PLAT_ETIMEDOUT.
+    int timed_out(Thread &t, const char *call, uint64_t limit_ns);
+
     // ---- named shared regions -------------------------------------------------------
     std::map<std::string, Region> regions;
 
@@ -171,6 +189,7 @@ class Kernel : public sc_core::sc_module
     int live_ = 0;                   // core entries still running
     std::string error_;
     sc_core::sc_event never_;
+    bool noted_timeout_ = false; // timed_out said it once
 };
 
 } // namespace ipcsim

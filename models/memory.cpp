@@ -13,7 +13,8 @@ namespace ipcsim
 {
 
 Memory::Memory(sc_module_name name, Kernel &kernel, uint64_t bytes, double latency_ns)
-    : sc_module(name), tsock("tsock"), kernel_(kernel), latency_ps_(ns_to_ps(latency_ns))
+    : sc_module(name), tsock("tsock"), kernel_(kernel),
+      latency_ps_(ns_to_ps(latency_ns, "latency_ns"))
 {
     tsock.register_b_transport(this, &Memory::b_transport);
     if (bytes == 0) return;

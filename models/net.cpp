@@ -15,13 +15,15 @@ namespace ipcsim
 Net::Net(sc_module_name name, Kernel &kernel, double latency_ns, double bandwidth_MBps,
          uint64_t buffer_bytes, double call_ns)
     : Net(name, kernel,
-          Wire{ns_to_ps(latency_ns), ps_per_byte(bandwidth_MBps), buffer_bytes ? buffer_bytes : 1},
+          Wire{ns_to_ps(latency_ns, "latency_ns"), ps_per_byte(bandwidth_MBps, "bandwidth_MBps"),
+               buffer_bytes ? buffer_bytes : 1},
           call_ns)
 {
 }
 
 Net::Net(sc_module_name name, Kernel &kernel, const Wire &wire, double call_ns)
-    : sc_module(name), tsock("tsock"), kernel_(kernel), wire_(wire), call_ps_(ns_to_ps(call_ns))
+    : sc_module(name), tsock("tsock"), kernel_(kernel), wire_(wire),
+      call_ps_(ns_to_ps(call_ns, "call_ns"))
 {
     tsock.register_b_transport(this, &Net::b_transport);
 }
@@ -190,8 +192,8 @@ uint64_t Net::space(const Pipe &p) const
 void Net::wrote(Pipe &p, uint64_t k)
 {
     uint64_t start = std::max(now_ps(), p.wire_free);
-    p.wire_free = start + bytes_ps(k, p.wire->ps_per_byte);
-    p.segs.emplace_back(p.sent, p.wire_free + p.wire->latency_ps);
+    p.wire_free = after_ps(start, bytes_ps(k, p.wire->ps_per_byte, "a segment"), "a segment's end");
+    p.segs.emplace_back(p.sent, after_ps(p.wire_free, p.wire->latency_ps, "a segment's arrival"));
 }
 
 void Net::read(Pipe &p)
@@ -201,7 +203,8 @@ void Net::read(Pipe &p)
 
 void Net::shut(Pipe &out)
 {
-    out.eof_ps = std::max(now_ps(), out.wire_free) + out.wire->latency_ps;
+    out.eof_ps =
+        after_ps(std::max(now_ps(), out.wire_free), out.wire->latency_ps, "an end of stream");
 }
 
 uint64_t Net::arrived(const Pipe &p) const

@@ -16,6 +16,8 @@
 #include <systemc>
 #include <tlm>
 
+#include "simtime.h"
+
 #include <cmath>
 #include <cstdint>
 
@@ -104,28 +106,7 @@ struct OpExt : tlm::tlm_extension<OpExt> {
     }
 };
 
-// Times as integer picoseconds.
-inline sc_core::sc_time ps(uint64_t v)
-{
-    return sc_core::sc_time::from_value(v);
-}
-inline uint64_t now_ps()
-{
-    return sc_core::sc_time_stamp().value();
-}
-inline uint64_t ns_to_ps(double ns)
-{
-    return (uint64_t)std::llround(ns * 1000.0);
-}
-// Picoseconds to move one byte at `mbps` MB/s (1 MB = 1e6 bytes).
-inline double ps_per_byte(double mbps)
-{
-    return 1e6 / mbps;
-}
-inline uint64_t bytes_ps(uint64_t n, double ps_per_b)
-{
-    return (uint64_t)std::llround(n * ps_per_b);
-}
+// Times: simtime.h (checked conversions from the platform's numbers).
 
 constexpr uint64_t NEVER = UINT64_MAX; // a deadline that never comes
 

@@ -10,8 +10,8 @@ namespace ipcsim
 {
 
 Xbar::Xbar(sc_module_name name, double latency_ns, uint64_t burst_bytes)
-    : sc_module(name), tsock("tsock"), isock("isock"), latency_ps_(ns_to_ps(latency_ns)),
-      burst_(burst_bytes ? burst_bytes : 1)
+    : sc_module(name), tsock("tsock"), isock("isock"),
+      latency_ps_(ns_to_ps(latency_ns, "latency_ns")), burst_(burst_bytes ? burst_bytes : 1)
 {
     tsock.register_b_transport(this, &Xbar::b_transport);
 }
@@ -24,8 +24,9 @@ int Xbar::add_port(const std::string &name, double MBps, double local_MBps, uint
     p.name = name;
     p.out.id = 2 * id;
     p.in.id = 2 * id + 1;
-    p.out.ps_per_byte = p.in.ps_per_byte = ps_per_byte(MBps);
-    p.local_ps_per_byte = local_MBps > 0 ? ps_per_byte(local_MBps) : 0;
+    p.out.ps_per_byte = p.in.ps_per_byte = ps_per_byte(MBps, "a port's bandwidth (MB/s)");
+    p.local_ps_per_byte =
+        local_MBps > 0 ? ps_per_byte(local_MBps, "a tile's own bandwidth (MB/s)") : 0;
     p.granule = granule;
     return id;
 }
@@ -82,7 +83,7 @@ void Xbar::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
     uint64_t len = gp.get_data_length();
     Port &tp = ports_[(size_t)tport];
     if (tport == oport && tp.local_ps_per_byte > 0) {
-        delay = ps(bytes_ps(len, tp.local_ps_per_byte));
+        delay = ps(bytes_ps(len, tp.local_ps_per_byte, "a transfer within a tile"));
     } else {
         Port &op = ports_[(size_t)oport];
         uint64_t g = std::max(tp.granule, op.granule);
@@ -141,21 +142,21 @@ void Xbar::move(int who, Lane &from, Lane &to, uint64_t len)
         uint64_t t0 = now_ps(), n;
         if (a->waiting.empty() && b->waiting.empty()) {
             // Nobody competes: one wait for everything, cut short by a newcomer.
-            uint64_t all = bytes_ps(len, pb);
+            uint64_t all = bytes_ps(len, pb, "a transfer");
             wait(ps(all), ev);
             uint64_t el = now_ps() - t0;
             if (el >= all) {
                 n = len;
             } else {
                 // Finish the burst in flight (at least one per grant).
-                uint64_t bursts = (uint64_t)std::ceil((double)el / ((double)burst_ * pb));
+                uint64_t bursts = count_of(std::ceil((double)el / ((double)burst_ * pb)), "bursts");
                 n = std::min(len, std::max<uint64_t>(bursts, 1) * burst_);
-                uint64_t end = t0 + bytes_ps(n, pb);
+                uint64_t end = after_ps(t0, bytes_ps(n, pb, "a transfer"), "a transfer's end");
                 if (end > now_ps()) wait(ps(end - now_ps()));
             }
         } else {
             n = std::min(len, burst_);
-            wait(ps(bytes_ps(n, pb)));
+            wait(ps(bytes_ps(n, pb, "a burst")));
         }
         len -= n;
         release(*b);

@@ -12,7 +12,7 @@ static const struct conf_rule rules[] = {
     {"devices.*.type", CONF_T_STR, true, 1, 0},
     {"devices.*.queues", CONF_T_INT, true, 1, 1 << 20},
     {"devices.*.depth", CONF_T_INT, true, 1, 1 << 24},
-    {"devices.*.latency_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.latency_ns", CONF_T_NUM, true, 0, MAX_NS},
     {nullptr, CONF_T_ANY, false, 0, 0},
 };
 

@@ -14,8 +14,8 @@ static const struct conf_rule rules[] = {
     {"devices.*.cols", CONF_T_INT, true, 1, 4096},
     {"devices.*.word_bytes", CONF_T_INT, true, 1, 1 << 20},
     {"devices.*.depth", CONF_T_INT, true, 1, 1 << 20},
-    {"devices.*.latency_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.get_latency_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.latency_ns", CONF_T_NUM, true, 0, MAX_NS},
+    {"devices.*.get_latency_ns", CONF_T_NUM, true, 0, MAX_NS},
     // The layout of several arrays (models/sw26010/mesh.h); default one array from core 0.
     {"devices.*.first_core", CONF_T_INT, false, 0, 1 << 20},
     {"devices.*.stride", CONF_T_INT, false, 1, 1 << 20},

@@ -11,10 +11,10 @@ namespace ipcsim
 
 static const struct conf_rule rules[] = {
     {"devices.*.type", CONF_T_STR, true, 1, 0},
-    {"devices.*.latency_ns", CONF_T_NUM, true, 0, BIG},
-    {"devices.*.bandwidth_MBps", CONF_T_NUM, true, TINY, BIG},
+    {"devices.*.latency_ns", CONF_T_NUM, true, 0, MAX_NS},
+    {"devices.*.bandwidth_MBps", CONF_T_NUM, true, MIN_MBPS, BIG},
     {"devices.*.buffer_bytes", CONF_T_INT, true, 1, 1 << 30},
-    {"devices.*.call_ns", CONF_T_NUM, true, 0, BIG},
+    {"devices.*.call_ns", CONF_T_NUM, true, 0, MAX_NS},
     {nullptr, CONF_T_ANY, false, 0, 0},
 };
 

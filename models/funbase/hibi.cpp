@@ -15,7 +15,8 @@ namespace ipcsim
 
 Hibi::Hibi(sc_module_name name, const HibiParams &p)
     : sc_module(name), tsock("tsock"), isock("isock"), p_(p),
-      cycle_ps_((uint64_t)std::llround(1e6 / p.clock_mhz)), word_(p.width_bits / 8)
+      cycle_ps_(ns_to_ps(1e3 / p.clock_mhz, "one cycle (1000 / clock_mhz)")),
+      word_(p.width_bits / 8)
 {
     if (word_ == 0 || p.width_bits % 8) throw std::runtime_error("hibi: width_bits is not bytes");
     tsock.register_b_transport(this, &Hibi::b_transport);
@@ -176,7 +177,7 @@ void Hibi::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
     auto ready = [&](uint64_t t) -> uint64_t {
         if (t <= x->ready_ps) return 0;
         double w = std::floor((double)(t - x->ready_ps) / (double)cycle_ps_ * x->rate);
-        return std::min<uint64_t>(words, (uint64_t)w);
+        return (uint64_t)std::min(w, (double)words); // compared first: w may pass 2^64
     };
 
     sc_event me; // one per call: two processes may share an agent (its DMA, its core)
@@ -188,13 +189,15 @@ void Hibi::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
         if (paced && left) {
             // Fill the TX FIFO first (or have all that is left).
             uint64_t need = sent + std::min<uint64_t>(left, p_.tx_fifo);
-            uint64_t t = x->ready_ps + cycles((uint64_t)std::ceil((double)need / x->rate));
+            uint64_t t = x->ready_ps + cycles(count_of(std::ceil((double)need / x->rate),
+                                                       "cycles of a paced sender"));
             if (t > now_ps()) wait(ps(t - now_ps()));
         }
         if (slow_rx) {
             // Room for an address and a word at the receiver.
             double over = occupancy(D, now_ps()) - ((double)D.rx_fifo - 2);
-            if (over > 0) wait(ps(cycles((uint64_t)std::ceil(over / D.drain))));
+            if (over > 0)
+                wait(ps(cycles(count_of(std::ceil(over / D.drain), "cycles of a full FIFO"))));
         }
         acquire(S);
         uint64_t ts = now_ps();
@@ -203,12 +206,13 @@ void Hibi::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
         if (paced && k) {
             // The FIFO runs dry: it held a0 words and gains `rate` per cycle.
             double a0 = (double)(ready(ts) - sent);
-            k = std::min<uint64_t>(k, std::max<uint64_t>(1, (uint64_t)(a0 / (1 - x->rate))));
+            k = std::min<uint64_t>(
+                k, std::max<uint64_t>(1, count_of(a0 / (1 - x->rate), "words of a turn")));
         }
         if (slow_rx && k) {
             // The turn's words, address included, fill the FIFO at 1 - drain per cycle.
             double room = (double)D.rx_fifo - occupancy(D, ts);
-            uint64_t fit = (uint64_t)std::floor(room / (1 - D.drain));
+            uint64_t fit = count_of(std::floor(room / (1 - D.drain)), "words of a turn");
             k = std::min<uint64_t>(k, std::max<uint64_t>(fit, 2) - 1);
         }
         uint64_t turn = 1 + k;
@@ -225,7 +229,8 @@ void Hibi::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
 
     // The receiving IP has the last word once the FIFO ahead of it drained.
     uint64_t rest = 0;
-    if (slow_rx) rest = cycles((uint64_t)std::ceil(occupancy(D, now_ps()) / D.drain));
+    if (slow_rx)
+        rest = cycles(count_of(std::ceil(occupancy(D, now_ps()) / D.drain), "cycles to drain"));
     delay = ps(rest + cycles(p_.rx_cycles));
     isock[D.target]->b_transport(gp, delay);
     if (x == &plain) gp.clear_extension(&plain);

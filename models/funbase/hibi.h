@@ -160,7 +160,7 @@ class Hibi : public sc_core::sc_module, public Fabric
 
     // Sizes and times.
     uint64_t cycle_ps() const { return cycle_ps_; }
-    uint64_t cycles(uint64_t n) const { return n * cycle_ps_; }
+    uint64_t cycles(uint64_t n) const { return times_ps(n, cycle_ps_, "cycles of the segment"); }
     unsigned word_bytes() const { return word_; }
     uint64_t words(uint64_t bytes) const { return (bytes + word_ - 1) / word_; }
 

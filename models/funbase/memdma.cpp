@@ -93,7 +93,7 @@ void MemDma::receive(tlm::tlm_generic_payload &gp, sc_time &delay)
         rx.kind = HIBI_WRITE;
         rx.dst = x.ret;
         rx.rate = p_.read_rate;
-        rx.ready_ps = now_ps() + seg_.cycles(p_.read_latency_cycles);
+        rx.ready_ps = after_ps(now_ps(), seg_.cycles(p_.read_latency_cycles), "a read's data");
         gp_set(r, false, x.ret.addr, at, n);
         reply(r, rx);
     }

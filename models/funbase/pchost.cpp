@@ -15,7 +15,7 @@ PcHost::PcHost(sc_module_name name, Kernel &kernel, Core &core, unsigned channel
                Memory *local_mem, const PcHostParams &p)
     : sc_module(name), Engine(kernel, core, channels), tsock("tsock"), local("local"), priv("priv"),
       db("db"), pio("pio"), up("up"), seg_(seg), local_mem_(local_mem), p_(p),
-      mem_latency_ps_(ns_to_ps(core.local_latency_ns))
+      mem_latency_ps_(ns_to_ps(core.local_latency_ns, "local_latency_ns"))
 {
     tsock.register_b_transport(this, &PcHost::b_transport);
     up.register_b_transport(this, &PcHost::from_link);
@@ -35,7 +35,7 @@ uint64_t PcHost::reg_ps(RegOp op)
     case REG_SEND:
         return core_.dma_setup_ps; // the driver call; its PIO is charged as it happens
     case REG_POST:
-        return p_.post_writes * p_.ioctl_ps;
+        return times_ps(p_.post_writes, p_.ioctl_ps, "post_writes x ioctl");
     case REG_CANCEL:
         return p_.ioctl_ps;
     default: // the status word in PC memory
@@ -79,7 +79,7 @@ void PcHost::pio_read(const void *at, void *buf, uint64_t n)
 
 void PcHost::local_copy(void *dst, const void *src, uint64_t n)
 {
-    wait(ps(mem_latency_ps_ + bytes_ps(n, ps_per_byte(p_.mem_MBps))));
+    wait(ps(mem_latency_ps_ + bytes_ps(n, ps_per_byte(p_.mem_MBps, "mem_MBps"), "a copy")));
     if (n) memmove(dst, src, (size_t)n);
     kernel_.touched(dst, (size_t)n);
 }
@@ -96,7 +96,7 @@ void PcHost::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
         return;
     }
     if (near(at)) {
-        delay += ps(bytes_ps(n, ps_per_byte(p_.mem_MBps)));
+        delay += ps(bytes_ps(n, ps_per_byte(p_.mem_MBps, "mem_MBps"), "a copy"));
         if (local_mem_ && local_mem_->holds(at))
             local->b_transport(gp, delay);
         else
@@ -122,7 +122,7 @@ void PcHost::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
     if (o && o->op != OP_NONE && o->op != OP_COPY) {
         // A device job: the input word by word into the bridge, then one burst on.
         uint64_t words = (n + p_.word_bytes - 1) / p_.word_bytes;
-        if (p_.ioctl_ps) wait(ps(words * p_.ioctl_ps));
+        if (p_.ioctl_ps) wait(ps(times_ps(words, p_.ioctl_ps, "words x ioctl")));
         PcieExt x;
         x.kind = PCIE_DEV;
         gp.set_extension(&x);
@@ -227,7 +227,7 @@ void PcHost::run()
         if (p_.dma) {
             // A descriptor for the bridge: the DMA engine does the rest.
             core_.acquire(drv_);
-            if (p_.ioctl_ps) wait(ps(p_.desc_writes * p_.ioctl_ps));
+            if (p_.ioctl_ps) wait(ps(times_ps(p_.desc_writes, p_.ioctl_ps, "desc_writes x ioctl")));
             PcieExt x;
             x.kind = PCIE_DMA;
             x.posted = true;

@@ -11,7 +11,8 @@ namespace ipcsim
 
 Pcie::Pcie(sc_module_name name, const PcieParams &p)
     : sc_module(name), down_in("down_in"), down_out("down_out"), up_in("up_in"), up_out("up_out"),
-      p_(p), ps_per_byte_(ps_per_byte(p.lanes * p.lane_MBps)), latency_ps_(ns_to_ps(p.latency_ns))
+      p_(p), ps_per_byte_(ps_per_byte(p.lanes * p.lane_MBps, "lanes x lane_MBps")),
+      latency_ps_(ns_to_ps(p.latency_ns, "latency_ns"))
 {
     down_in.register_b_transport(this, &Pcie::down);
     up_in.register_b_transport(this, &Pcie::up);
@@ -29,8 +30,9 @@ uint64_t Pcie::cross(uint64_t &free_at, uint64_t payload)
         bytes += k + p_.tlp_overhead;
         left -= k;
     } while (left);
-    free_at = std::max(free_at, now_ps()) + bytes_ps(bytes, ps_per_byte_);
-    return free_at + latency_ps_;
+    free_at = after_ps(std::max(free_at, now_ps()), bytes_ps(bytes, ps_per_byte_, "a TLP"),
+                       "a TLP's end");
+    return after_ps(free_at, latency_ps_, "a TLP's arrival");
 }
 
 static void wait_until(uint64_t t)

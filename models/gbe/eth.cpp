@@ -9,7 +9,7 @@ namespace ipcsim
 {
 
 Eth::Eth(sc_module_name name, const EthParams &p)
-    : sc_module(name), p_(p), ps_per_byte_(8e6 / p.rate_Mbps)
+    : sc_module(name), p_(p), ps_per_byte_(ps_per_byte(p.rate_Mbps / 8, "rate_Mbps / 8"))
 {
     for (int h = 0; h < 2; h++) {
         in[h].register_b_transport(this, &Eth::send, h);
@@ -36,8 +36,8 @@ uint64_t Eth::wire_bytes(uint64_t ip_bytes) const
 
 uint64_t Eth::latency_ps(uint64_t ip_bytes) const
 {
-    return bytes_ps(p_.preamble_bytes + frame_bytes(ip_bytes), ps_per_byte_) +
-           ns_to_ps(p_.propagation_ns + 2 * p_.nic_ns);
+    return bytes_ps(p_.preamble_bytes + frame_bytes(ip_bytes), ps_per_byte_, "a frame") +
+           ns_to_ps(p_.propagation_ns + 2 * p_.nic_ns, "propagation_ns + 2 nic_ns");
 }
 
 void Eth::send(int h, tlm::tlm_generic_payload &gp, sc_time &delay)
@@ -48,7 +48,8 @@ void Eth::send(int h, tlm::tlm_generic_payload &gp, sc_time &delay)
     Dir &d = dir_[h];
     if (d.free > now_ps()) wait(ps(d.free - now_ps()));
     uint64_t start = now_ps();
-    d.free = start + bytes_ps(wire_bytes(pk.ip_bytes), ps_per_byte_);
+    d.free = after_ps(start, bytes_ps(wire_bytes(pk.ip_bytes), ps_per_byte_, "a frame"),
+                      "a frame's end");
     d.flight.push(start + latency_ps(pk.ip_bytes), pk);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

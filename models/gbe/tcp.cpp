@@ -31,7 +31,8 @@ struct Net::Flow {
 
 Tcp::Tcp(sc_module_name name, Kernel &kernel, const TcpParams &p, int hosts)
     : Net(name, kernel, Wire{0, 0, p.pipe_bytes}, 0), p_(p), hosts_(hosts),
-      wakeup_ps_(ns_to_ps(p.wakeup_ns)), delack_ps_(ns_to_ps(p.delack_ms * 1e6))
+      wakeup_ps_(ns_to_ps(p.wakeup_ns, "host.wakeup_ns")),
+      delack_ps_(ns_to_ps(p.delack_ms * 1e6, "tcp.delack_ms x 1e6"))
 {
     if (hosts < 1 || hosts > 2)
         throw std::runtime_error(std::string(this->name()) +
@@ -64,13 +65,16 @@ Net::Flow *Tcp::find(uint64_t id) const
 
 uint64_t Tcp::call_ps(const OpExt &x) const
 {
-    if (x.op == OP_NET_POLL) return ns_to_ps(p_.epoll_wait_ns);
-    if (x.op != OP_NET_SEND && x.op != OP_NET_RECV) return ns_to_ps(p_.syscall_ns);
+    if (x.op == OP_NET_POLL) return ns_to_ps(p_.epoll_wait_ns, "host.epoll_wait_ns");
+    if (x.op != OP_NET_SEND && x.op != OP_NET_RECV)
+        return ns_to_ps(p_.syscall_ns, "host.syscall_ns");
     const Stream *s = (const Stream *)x.p;
-    if (s->listener) return ns_to_ps(p_.syscall_ns); // refused at once
+    if (s->listener) return ns_to_ps(p_.syscall_ns, "host.syscall_ns"); // refused at once
     bool send = x.op == OP_NET_SEND;
-    if (s->out->wire) return ns_to_ps(send ? p_.pipe_write_ns : p_.pipe_read_ns);
-    return ns_to_ps(send ? p_.send_ns : p_.recv_ns);
+    if (s->out->wire)
+        return ns_to_ps(send ? p_.pipe_write_ns : p_.pipe_read_ns,
+                        "host.pipe_write_ns/pipe_read_ns");
+    return ns_to_ps(send ? p_.send_ns : p_.recv_ns, "host.send_ns/recv_ns");
 }
 
 // A header-only segment from core's host to the listener's (none: the RST
@@ -79,9 +83,11 @@ uint64_t Tcp::handshake_ps(int core, const Stream *listener) const
 {
     int src = host(core);
     int dst = listener ? host(listener->core) : (hosts_ > 1 ? 1 - src : src);
-    uint64_t t = ns_to_ps(p_.tx_segment_ns + p_.rx_segment_ns);
+    uint64_t t =
+        ns_to_ps(p_.tx_segment_ns + p_.rx_segment_ns, "host.tx_segment_ns + rx_segment_ns");
     if (src != dst)
-        t += eth_->latency_ps(p_.ip_header_bytes + p_.tcp_header_bytes) + ns_to_ps(p_.irq_ns);
+        t += eth_->latency_ps(p_.ip_header_bytes + p_.tcp_header_bytes) +
+             ns_to_ps(p_.irq_ns, "host.irq_ns");
     return t;
 }
 
@@ -237,9 +243,11 @@ void Tcp::transmit(int h)
         Packet pk = cut(*f);
         int dst = f->dst;
         enqueue(*f); // more to send: after the other flows' turn
-        wait(ps(ns_to_ps(p_.tx_segment_ns)));
+        wait(ps(ns_to_ps(p_.tx_segment_ns, "host.tx_segment_ns")));
         if (dst == h) {
-            me.rx_free = std::max(now_ps(), me.rx_free) + ns_to_ps(p_.rx_segment_ns);
+            me.rx_free =
+                after_ps(std::max(now_ps(), me.rx_free),
+                         ns_to_ps(p_.rx_segment_ns, "host.rx_segment_ns"), "a receive path's end");
             me.rxq.push(me.rx_free, pk);
             continue;
         }
@@ -255,8 +263,10 @@ void Tcp::transmit(int h)
 void Tcp::deliver(int h, tlm::tlm_generic_payload &gp, sc_time &delay)
 {
     Host &me = host_[h];
-    uint64_t at = now_ps() + delay.value() + ns_to_ps(p_.irq_ns);
-    me.rx_free = std::max(at, me.rx_free) + ns_to_ps(p_.rx_segment_ns);
+    uint64_t at = after_ps(after_ps(now_ps(), delay.value(), "a frame's arrival"),
+                           ns_to_ps(p_.irq_ns, "host.irq_ns"), "a frame's interrupt");
+    me.rx_free = after_ps(std::max(at, me.rx_free),
+                          ns_to_ps(p_.rx_segment_ns, "host.rx_segment_ns"), "a receive path's end");
     me.rxq.push(me.rx_free, *(const Packet *)gp.get_data_ptr());
     delay = SC_ZERO_TIME;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -22,7 +22,7 @@ void Mc::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
         // not waited yet); it starts when the unit is free.
         uint64_t now = now_ps(), at = now + delay.value();
         uint64_t start = std::max(at, free_ps_);
-        free_ps_ = start + atomic_ps_;
+        free_ps_ = after_ps(start, atomic_ps_, "an atomic's end");
         delay = ps(free_ps_ - now);
     }
     isock->b_transport(gp, delay);

@@ -13,8 +13,8 @@ namespace ipcsim
 Mesh::Mesh(sc_module_name name, Kernel &kernel, int rows, int cols, int cores, size_t word,
            unsigned depth, double latency_ns, double get_latency_ns, MeshLayout layout)
     : sc_module(name), tsock("tsock"), kernel_(kernel), rows_(rows), cols_(cols), cores_(cores),
-      lay_(layout), word_(word), depth_(depth), latency_ps_(ns_to_ps(latency_ns)),
-      get_ps_(ns_to_ps(get_latency_ns))
+      lay_(layout), word_(word), depth_(depth), latency_ps_(ns_to_ps(latency_ns, "latency_ns")),
+      get_ps_(ns_to_ps(get_latency_ns, "get_latency_ns"))
 {
     if (lay_.stride <= 0) lay_.stride = rows * cols;
     rx_.resize(2 * (size_t)lay_.arrays * (size_t)(rows * cols));

@@ -84,7 +84,8 @@ int sim_hwq_wait(plat_hwq *pq, unsigned queue, uint64_t timeout_ns)
     for (;;) {
         if (hwq_reg(t, OP_HWQ_COUNT, tlm::TLM_READ_COMMAND, q.count_reg(queue), 0, nullptr))
             return PLAT_OK;
-        if (!sleep_on(t, q.count_reg(queue), "plat_hwq_wait", dl)) return PLAT_ETIMEDOUT;
+        if (!sleep_on(t, q.count_reg(queue), "plat_hwq_wait", dl))
+            return kernel().timed_out(t, "plat_hwq_wait", timeout_ns);
     }
 }
 
@@ -159,7 +160,8 @@ int sim_mesh_get(plat_mesh *pm, enum plat_mesh_dir dir, void *word, uint64_t tim
         t.ext().a = (uint64_t)dir;
         c.transport(t, true);
         if (t.ext().status != PLAT_EAGAIN) return t.ext().status;
-        if (!sleep_on(t, t.ext().watch, "plat_mesh_get", dl)) return PLAT_ETIMEDOUT;
+        if (!sleep_on(t, t.ext().watch, "plat_mesh_get", dl))
+            return kernel().timed_out(t, "plat_mesh_get", timeout_ns);
     }
 }
 

@@ -68,7 +68,8 @@ int sim_dma_wait(plat_dma *d, uint64_t timeout_ns)
 {
     Thread &t = self();
     DmaDesc *x = (DmaDesc *)(void *)need(d, "plat_dma_wait");
-    return kernel().engine(t.core->index).status(t, x, deadline_ps(timeout_ns), true);
+    int st = kernel().engine(t.core->index).status(t, x, deadline_ps(timeout_ns), true);
+    return st == PLAT_ETIMEDOUT ? kernel().timed_out(t, "plat_dma_wait", timeout_ns) : st;
 }
 
 void sim_doorbell_ring(int core, uint32_t bits)
@@ -95,6 +96,7 @@ uint32_t sim_doorbell_wait(uint32_t mask, uint64_t timeout_ns)
         }
         if (!sleep_on(t, &c.db_pending, "plat_doorbell_wait", dl)) {
             c.work(t, c.local_ps); // the last look at the pending register
+            kernel().timed_out(t, "plat_doorbell_wait", timeout_ns);
             return 0;
         }
     }

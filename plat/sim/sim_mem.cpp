@@ -64,7 +64,8 @@ int sim_poll64(const uint64_t *p, uint64_t old, uint64_t timeout_ns)
     uint64_t dl = deadline_ps(timeout_ns);
     for (;;) {
         if (sim_access(t, OP_NONE, tlm::TLM_READ_COMMAND, p, 0, 0) != old) return PLAT_OK;
-        if (!sleep_on(t, p, "plat_poll64", dl)) return PLAT_ETIMEDOUT;
+        if (!sleep_on(t, p, "plat_poll64", dl))
+            return kernel().timed_out(t, "plat_poll64", timeout_ns);
     }
 }
 

@@ -51,7 +51,9 @@ int sim_rx_wait(unsigned chan, size_t *len, uint64_t timeout_ns)
     Thread &t = self();
     int st = PLAT_OK;
     Engine *e = engine_for(t, chan, &st);
-    return e ? e->rx_take(t, chan, len, deadline_ps(timeout_ns), true) : st;
+    if (!e) return st;
+    st = e->rx_take(t, chan, len, deadline_ps(timeout_ns), true);
+    return st == PLAT_ETIMEDOUT ? kernel().timed_out(t, "plat_rx_wait", timeout_ns) : st;
 }
 
 int sim_rx_cancel(unsigned chan)

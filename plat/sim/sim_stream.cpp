@@ -24,7 +24,8 @@ static bool wait_change(Thread &t, const Net &n, const char *call, uint64_t dl)
 {
     const OpExt &x = t.ext();
     if (!sleep_on(t, x.watch, call, dl, x.next_ps ? x.next_ps : NEVER)) return false;
-    if (uint64_t w = n.wake_ps()) kernel().block(t, nullptr, 0, call, now_ps() + w);
+    if (uint64_t w = n.wake_ps())
+        kernel().block(t, nullptr, 0, call, after_ps(now_ps(), w, "a host's wake-up"));
     return true;
 }
 
@@ -63,7 +64,7 @@ plat_stream *sim_stream_accept(plat_stream *l, uint64_t timeout_ns, int *status)
         if (st != PLAT_EAGAIN) break;
         if (timeout_ns == 0) break;
         if (!wait_change(t, *n, "plat_stream_accept", dl)) {
-            st = PLAT_ETIMEDOUT;
+            st = kernel().timed_out(t, "plat_stream_accept", timeout_ns);
             break;
         }
     }
@@ -81,7 +82,7 @@ plat_stream *sim_stream_connect(const char *addr, uint64_t, int *status)
     need(addr, "plat_stream_connect");
     int st = net_op(t, *n, OP_NET_CONNECT, tlm::TLM_WRITE_COMMAND, addr, strlen(addr), nullptr);
     if (st == PLAT_OK) {
-        uint64_t back = now_ps() + t.ext().r;
+        uint64_t back = after_ps(now_ps(), t.ext().r, "a handshake's end");
         while (sleep_on(t, nullptr, "plat_stream_connect", back)) {
         }
         Core &c = *t.core;
@@ -123,7 +124,7 @@ static long move(plat_stream *s, int op, const void *buf, size_t n, uint64_t tim
         OpExt &x = t.ext();
         if (st == PLAT_OK) return (long)x.r;
         if (st != PLAT_EAGAIN || timeout_ns == 0) return st;
-        if (!wait_change(t, *net_, call, dl)) return PLAT_ETIMEDOUT;
+        if (!wait_change(t, *net_, call, dl)) return kernel().timed_out(t, call, timeout_ns);
     }
 }
 
@@ -222,7 +223,10 @@ int sim_poller_wait(plat_poller *p, struct plat_poll_event *ev, int max, uint64_
         c.transport(t, true);
         if (t.ext().status != PLAT_EAGAIN) return t.ext().status ? t.ext().status : (int)t.ext().r;
         if (timeout_ns == 0) return 0;
-        if (!wait_change(t, *n, "plat_poller_wait", dl)) return 0;
+        if (!wait_change(t, *n, "plat_poller_wait", dl)) {
+            kernel().timed_out(t, "plat_poller_wait", timeout_ns);
+            return 0;
+        }
     }
 }
 

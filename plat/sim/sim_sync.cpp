@@ -76,7 +76,8 @@ int sim_event_wait(plat_event *ev, uint32_t epoch, uint64_t timeout_ns)
     for (;;) {
         if ((uint32_t)sim_access(t, OP_NONE, tlm::TLM_READ_COMMAND, w, 0, 0) != epoch)
             return PLAT_OK;
-        if (!sleep_on(t, w, "plat_event_wait", dl)) return PLAT_ETIMEDOUT;
+        if (!sleep_on(t, w, "plat_event_wait", dl))
+            return kernel().timed_out(t, "plat_event_wait", timeout_ns);
     }
 }
 

@@ -63,5 +63,6 @@ void cli_register_sw26010(void);
 void cli_register_plots(void);
 void cli_register_errs(void);
 void cli_register_prov(void);
+void cli_register_overflow(void);
 
 #endif

@@ -13,4 +13,5 @@ void tests_register(void)
     cli_register_plots();
     cli_register_errs();
     cli_register_prov();
+    cli_register_overflow();
 }

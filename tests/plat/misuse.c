@@ -107,6 +107,13 @@ static void misuse_null_queue(void)
     plat_hwq_push(NULL, 0, NULL);
 }
 
+/* More cycles than the simulator's range holds (models/simtime.h): the run
+ * stops naming the limit instead of wrapping the clock. */
+static void misuse_work_overflow(void)
+{
+    plat_work_cycles(UINT64_MAX / 2);
+}
+
 static void test_cas_stops(const struct harness_env *env)
 {
     expect_stop(env, misuse_cas, "cas64");
@@ -122,6 +129,11 @@ static void test_core_index_stops(const struct harness_env *env)
 static void test_null_stops(const struct harness_env *env)
 {
     expect_stop(env, misuse_null_queue, "hwq");
+}
+static void test_work_overflow_stops(const struct harness_env *env)
+{
+    expect_stop(env, misuse_work_overflow,
+                "top.core1.main: cycles is 9.22337e+21 ps, out of the simulator's range");
 }
 
 void pt_misuse(void)
@@ -140,6 +152,10 @@ void pt_misuse(void)
         {.name = "misuse_cost_stops", .test = test_cost_stops, .cores = 2, .backends = HARNESS_SIM},
         {.name = "misuse_core_index_stops", .test = test_core_index_stops, .cores = 2},
         {.name = "misuse_null_stops", .test = test_null_stops, .cores = 2},
+        {.name = "misuse_work_overflow_stops",
+         .test = test_work_overflow_stops,
+         .cores = 2,
+         .backends = HARNESS_SIM},
     };
     harness_add_cases("plat", cases, HARNESS_COUNT(cases));
 }
