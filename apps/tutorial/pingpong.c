@@ -51,6 +51,15 @@ struct params {
  * still fit the ideal platform's 64 MiB shared memory. */
 #define MAX_SIZE 16777216
 
+/* The engine owns a started descriptor until the transfer completes: a side
+ * that gives up must not return (and free d's stack slot) before that. In
+ * simulation a transfer that never completes leaves this core waiting when
+ * the run ends, its stack intact. */
+static void settle(plat_dma *d)
+{
+    (void)plat_dma_wait(d, PLAT_FOREVER);
+}
+
 /* The argument rules (args[] below) hold: the runner checked them. */
 static void read_params(struct app_ctx *ctx, struct params *p)
 {
@@ -109,14 +118,15 @@ static int ping(struct app_ctx *ctx, const struct params *p, unsigned char *buf,
                 return -1;
             }
             uint32_t bits = plat_doorbell_wait(BELL | STOP, TIMEOUT_NS);
-            if (bits & STOP) return 1; /* pong failed and said why */
-            if (!bits) {
-                app_fail(ctx, "pingpong: no echo for %zu bytes (repetition %ld)", n, rep);
-                return -1;
+            if (!bits) app_fail(ctx, "pingpong: no echo for %zu bytes (repetition %ld)", n, rep);
+            if (!bits || (bits & STOP)) {
+                settle(&d);
+                return bits ? 1 : -1; /* STOP: pong failed and said why */
             }
             uint64_t t1 = plat_now_ns();
             if (plat_dma_wait(&d, TIMEOUT_NS) != PLAT_OK) {
                 app_fail(ctx, "pingpong: the outgoing DMA never completed");
+                settle(&d);
                 return -1;
             }
             if (rep >= p->warmup) total += t1 - t0;
@@ -150,7 +160,10 @@ static int pong(struct app_ctx *ctx, const struct params *p, unsigned char *buf,
             }
             plat_dma d;
             int st = plat_dma_start(&d, peer_rx, buf, n, PLAT_DMA_RING, peer_core, BELL);
-            if (st == PLAT_OK) st = plat_dma_wait(&d, TIMEOUT_NS);
+            if (st == PLAT_OK) {
+                st = plat_dma_wait(&d, TIMEOUT_NS);
+                if (st != PLAT_OK) settle(&d);
+            }
             if (st != PLAT_OK) {
                 app_fail(ctx, "pingpong: echo DMA: %s", plat_strerror(st));
                 return -1;
