@@ -187,10 +187,10 @@ std::string Kernel::blocked() const
     return s;
 }
 
-void Kernel::trace_vcd(sc_trace_file *tf)
+void Kernel::trace_vcd(Vcd &vcd)
 {
-    for (Core *c : cores_) sc_trace(tf, c->busy, std::string(c->name()) + ".busy");
-    fabric_->trace(tf);
+    for (Core *c : cores_) c->busy.trace(vcd, std::string(c->name()) + ".busy");
+    fabric_->trace(vcd);
 }
 
 } // namespace ipcsim
