@@ -128,8 +128,7 @@ static void report_to_stderr(const sc_report &rep, const sc_actions &actions)
     static std::map<std::string, int> shown;
     if (actions & SC_DISPLAY) {
         int n = ++shown[rep.get_msg_type()];
-        if (n <= SHOWN_MAX)
-            fprintf(stderr, "%s\n", sc_report_compose_message(rep).c_str());
+        if (n <= SHOWN_MAX) fprintf(stderr, "%s\n", sc_report_compose_message(rep).c_str());
         if (n == SHOWN_MAX)
             fprintf(stderr, "ipcsim: SystemC: further '%s' messages are not shown\n",
                     rep.get_msg_type());

@@ -16,9 +16,9 @@ namespace ipcsim
 namespace
 {
 
-#define IGNORE_A(tp)                                                                              \
+#define IGNORE_A(tp)                                                                               \
     void trace(const tp &, const std::string &) override {}
-#define IGNORE_B(tp)                                                                              \
+#define IGNORE_B(tp)                                                                               \
     void trace(const tp &, const std::string &, int) override {}
 
 class Ticker : public sc_trace_file

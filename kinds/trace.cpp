@@ -214,8 +214,8 @@ int write_gp(const Trace &tr, const Bins &b, double scale, const char *unit, std
             tr.t.dir && *tr.t.dir ? tr.t.dir : ".");
     fprintf(f, "if (!exists(\"dat\")) dat = %s\n", gp_quote(stem + ".busy.dat").c_str());
     fprintf(f, "if (!exists(\"png\")) png = %s\n", gp_quote(stem + ".busy.png").c_str());
-    fprintf(f, "set terminal pngcairo size %d,%d font ',%d' noenhanced\n", WIDTH_PX,
-            120 + row * n, row >= 16 ? 10 : 8);
+    fprintf(f, "set terminal pngcairo size %d,%d font ',%d' noenhanced\n", WIDTH_PX, 120 + row * n,
+            row >= 16 ? 10 : 8);
     fprintf(f, "set output png\n");
     fprintf(f, "set title %s noenhanced\n", gp_quote("Busy cores: " + tr.title).c_str());
     // The plot area is exactly PLOT_PX columns: one bin each.
@@ -228,8 +228,8 @@ int write_gp(const Trace &tr, const Bins &b, double scale, const char *unit, std
     fprintf(f, "set ytics (");
     uint64_t span = b.w1 - b.w0;
     for (int i = 0; i < n; i++) {
-        std::string lab = "core " + std::to_string(i) + " (" +
-                          share_label(b.total[(size_t)i], span) + " busy)";
+        std::string lab =
+            "core " + std::to_string(i) + " (" + share_label(b.total[(size_t)i], span) + " busy)";
         std::string esc; // tic labels are formats: % is %%
         for (char c : lab) esc += c == '%' ? std::string("%%") : std::string(1, c);
         fprintf(f, "%s%s %d", i ? ", " : "", gp_quote(esc).c_str(), i);
@@ -242,9 +242,8 @@ int write_gp(const Trace &tr, const Bins &b, double scale, const char *unit, std
                 "noborder behind\n",
                 i + 1, x0, i - 0.35, x1, i + 0.35);
     fprintf(f, "set style fill solid 1.0 noborder\nunset key\nset grid xtics front\n");
-    fprintf(f,
-            "plot dat using (($2+$3)/2):($1+0.35-0.35*$4):(($3-$2)/2):(0.35*$4) "
-            "with boxxyerror lc rgb '#2f6fb0'\n");
+    fprintf(f, "plot dat using (($2+$3)/2):($1+0.35-0.35*$4):(($3-$2)/2):(0.35*$4) "
+               "with boxxyerror lc rgb '#2f6fb0'\n");
     bool bad = ferror(f) != 0;
     if (fclose(f) != 0 || bad) {
         err = "cannot write " + tr.gp_path;

@@ -68,6 +68,7 @@ static std::vector<std::string> split(const std::string &name)
 
 int Vcd::open(const std::string &path)
 {
+    if (f_) fclose(f_); // opened once; a second open starts over
     f_ = fopen(path.c_str(), "w");
     if (!f_) return -1;
     fprintf(f_, "$comment\n  ipcsim: the blocks' one-bit signals; each change at its exact time\n");

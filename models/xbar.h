@@ -100,9 +100,9 @@ class Xbar : public sc_core::sc_module, public Fabric
     struct Lane {
         int id = 0;
         double ps_per_byte = 0;
-        int owner = -1;    // initiator holding it
-        int rr = -1;       // last initiator granted (round-robin)
-        Bit busy; // traced
+        int owner = -1; // initiator holding it
+        int rr = -1;    // last initiator granted (round-robin)
+        Bit busy;       // traced
         std::vector<int> waiting;
     };
     struct Port {

@@ -132,7 +132,7 @@ std::string trace_out::wrote() const
 {
     std::string vcd = dir_ + "/" + stem_ + ".vcd";
     struct stat st;
-    std::string size = stat(vcd.c_str(), &st) == 0 ? " (" + human_size((uint64_t)st.st_size) + ")"
-                                                   : std::string();
+    std::string size =
+        stat(vcd.c_str(), &st) == 0 ? " (" + human_size((uint64_t)st.st_size) + ")" : std::string();
     return ", " + vcd + size + ", " + dir_ + "/" + stem_ + ".busy.png";
 }

@@ -39,10 +39,10 @@ struct plat_run {
     const struct conf *platform; /* the platform file, overrides applied */
     void (*entry)(void *arg);    /* runs on every core, in its main thread */
     void *arg;
-    uint64_t seed;                   /* seeds plat_random() */
-    const struct plat_trace *trace;  /* sim only (native: an error); NULL: none */
-    void (*tick)(void *, uint64_t);  /* sim: tick(tick_arg, now_ps) after every */
-    void *tick_arg;                  /*  timestep (a progress line); NULL: none */
+    uint64_t seed;                  /* seeds plat_random() */
+    const struct plat_trace *trace; /* sim only (native: an error); NULL: none */
+    void (*tick)(void *, uint64_t); /* sim: tick(tick_arg, now_ps) after every */
+    void *tick_arg;                 /*  timestep (a progress line); NULL: none */
 };
 
 /* Check the platform file against its kind's rules (the `platform:` key names

@@ -56,5 +56,6 @@ void cli_register_report(void);
 void cli_register_funbase(void);
 void cli_register_expect(void);
 void cli_register_sw26010(void);
+void cli_register_trace(void);
 
 #endif

@@ -10,4 +10,5 @@ void tests_register(void)
     cli_register_funbase();
     cli_register_expect();
     cli_register_sw26010();
+    cli_register_trace();
 }
