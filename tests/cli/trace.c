@@ -253,21 +253,20 @@ START_TEST(progress_only_on_a_terminal)
     /* stderr a file: no line. */
     struct cli_out r = cli_sh("IPCSIM_PROGRESS_AFTER=0 '%s/ipcsim' run " SMALL " --out '%s'", b, t);
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
-    ck_assert_msg(!strstr(r.err, "simulated,") && !strchr(r.err, '\r'), "%s", r.err);
+    ck_assert_msg(!strstr(r.err, "ipcsim: ") && !strchr(r.err, '\r'), "%s", r.err);
     /* A terminal (script(1) gives the run a pty): the line, then erased. */
     r = cli_sh("IPCSIM_PROGRESS_AFTER=0 script -qec \"'%s/ipcsim' run " SMALL
                " --out '%s'\" /dev/null </dev/null",
                b, t);
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
-    ck_assert_msg(strstr(r.out, "\ripcsim: ") && strstr(r.out, " simulated, ") &&
-                      strstr(r.out, " points, "),
-                  "%s", r.out);
+    /* (at once: maybe before the first timestep, "ipcsim: 0 points, 0 s") */
+    ck_assert_msg(strstr(r.out, "\ripcsim: ") && strstr(r.out, " point"), "%s", r.out);
     /* --quiet: none, even on a terminal. */
     r = cli_sh("IPCSIM_PROGRESS_AFTER=0 script -qec \"'%s/ipcsim' run " SMALL
                " --quiet --out '%s'\" /dev/null </dev/null",
                b, t);
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
-    ck_assert_msg(strstr(r.out, "roundtrip_ns") && !strstr(r.out, "simulated,"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "roundtrip_ns") && !strstr(r.out, "ipcsim: "), "%s", r.out);
     cli_done();
 }
 END_TEST
