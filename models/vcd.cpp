@@ -18,17 +18,6 @@ Vcd::~Vcd()
     if (f_) fclose(f_);
 }
 
-int Vcd::add(const std::string &name, bool v)
-{
-    offered_.push_back(name);
-    if (keep_ && !keep_(name)) return -1;
-    names_.push_back(name);
-    val_.push_back(v);
-    written_.push_back(v);
-    pend_.push_back(-1);
-    return (int)names_.size() - 1;
-}
-
 // VCD identifiers: base 94 over the printable characters.
 static std::string code(int id)
 {
@@ -38,6 +27,18 @@ static std::string code(int id)
         id /= 94;
     } while (id);
     return s;
+}
+
+int Vcd::add(const std::string &name, bool v)
+{
+    offered_.push_back(name);
+    if (keep_ && !keep_(name)) return -1;
+    names_.push_back(name);
+    codes_.push_back(code((int)names_.size() - 1));
+    val_.push_back(v);
+    written_.push_back(v);
+    pend_.push_back(-1);
+    return (int)names_.size() - 1;
 }
 
 // The kernel's resolution as a VCD timescale ("1 ps"): timestamps are the
@@ -102,28 +103,46 @@ int Vcd::open(const std::string &path)
             fprintf(f_, "$scope module %s $end\n", p[i].c_str());
             open_scopes.push_back(p[i]);
         }
-        fprintf(f_, "$var wire 1 %s %s $end\n", code(id).c_str(), p.back().c_str());
+        fprintf(f_, "$var wire 1 %s %s $end\n", codes_[(size_t)id].c_str(), p.back().c_str());
     }
     for (size_t i = 0; i < open_scopes.size(); i++) fprintf(f_, "$upscope $end\n");
     fprintf(f_, "$enddefinitions $end\n");
     return ferror(f_) ? -1 : 0;
 }
 
+void Vcd::drain()
+{
+    if (!buf_.empty()) fwrite(buf_.data(), 1, buf_.size(), f_);
+    buf_.clear();
+}
+
+void Vcd::put(int id, bool v)
+{
+    buf_ += v ? '1' : '0';
+    buf_ += codes_[(size_t)id];
+    buf_ += '\n';
+}
+
 void Vcd::stamp(uint64_t t)
 {
     if (stamped_ && t <= last_stamp_) return;
-    fprintf(f_, "#%llu\n", (unsigned long long)t);
+    char d[24];
+    int n = 0;
+    for (uint64_t v = t; n == 0 || v; v /= 10) d[n++] = (char)('0' + v % 10);
+    buf_ += '#';
+    while (n) buf_ += d[--n];
+    buf_ += '\n';
     last_stamp_ = t;
     stamped_ = true;
+    if (buf_.size() >= 1 << 16) drain();
 }
 
 void Vcd::dump(uint64_t at)
 {
     stamp(at);
-    fprintf(f_, "$dumpvars\n");
-    for (int id = 0; id < traced(); id++)
-        fprintf(f_, "%c%s\n", val_[(size_t)id] ? '1' : '0', code(id).c_str());
-    fprintf(f_, "$end\n");
+    buf_ += "$dumpvars\n";
+    for (int id = 0; id < traced(); id++) put(id, val_[(size_t)id]);
+    buf_ += "$end\n";
     written_ = val_;
     dumped_ = true;
 }
@@ -155,7 +174,7 @@ void Vcd::flush()
         for (int id : dirty_) {
             if (val_[(size_t)id] == written_[(size_t)id]) continue;
             stamp(cur_);
-            fprintf(f_, "%c%s\n", val_[(size_t)id] ? '1' : '0', code(id).c_str());
+            put(id, val_[(size_t)id]);
             written_[(size_t)id] = val_[(size_t)id];
         }
     }
@@ -166,12 +185,14 @@ int Vcd::close(uint64_t end_ps)
 {
     if (!f_) return -1;
     flush();
+    drain();
     if (from_ > end_ps) {
         fprintf(f_, "$comment the run ended at %llu, before the window's start $end\n",
                 (unsigned long long)end_ps);
     } else {
         if (!dumped_) dump(from_);
         stamp(std::min(end_ps, to_)); // where the trace ends
+        drain();
     }
     bool bad = ferror(f_) != 0;
     if (fclose(f_) != 0) bad = true;

@@ -49,9 +49,12 @@ class Vcd
     void flush();
     void dump(uint64_t at);
     void stamp(uint64_t t);
+    void put(int id, bool v);
+    void drain(); // buf_ into the file
 
     std::function<bool(const std::string &)> keep_;
-    std::vector<std::string> offered_, names_;
+    std::vector<std::string> offered_, names_, codes_;
+    std::string buf_; // what is written goes here first: printf was a fifth of a run
     uint64_t from_, to_;
     FILE *f_ = nullptr;
     std::vector<char> val_, written_, pend_; // pend_: -1 none, else this timestep's value
