@@ -83,7 +83,10 @@ trace_out::trace_out(const trace_opts &o, const scenario &s)
         fail("--trace needs gnuplot for the busy chart, which is not on PATH (Debian: apt-get "
              "install gnuplot-nox)");
     // The directories this creates go again when the run fails.
-    for (fs::path p = dir_; !p.empty() && !fs::exists(p); p = p.parent_path()) {
+    fs::path p = fs::path(dir_).lexically_normal();
+    if (!p.has_filename()) p = p.parent_path(); // "a/b/" is "a/b"
+    std::error_code ec;
+    for (; !p.empty() && !fs::exists(p, ec) && !ec; p = p.parent_path()) {
         made_.push_back(p.string());
         if (p == p.parent_path()) break;
     }
