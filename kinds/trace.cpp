@@ -106,9 +106,8 @@ namespace
 {
 
 // The chart's geometry: the plot spans PLOT_PX pixel columns, one bin each.
-constexpr int WIDTH_PX = 1000;
-constexpr double LEFT = 0.17, RIGHT = 0.97;
-constexpr int PLOT_PX = (int)((RIGHT - LEFT) * WIDTH_PX);
+constexpr int WIDTH_PX = 1000, LEFT_PX = 170, PLOT_PX = 800;
+constexpr double LEFT = (double)LEFT_PX / WIDTH_PX, RIGHT = (double)(LEFT_PX + PLOT_PX) / WIDTH_PX;
 
 // Each core's busy picoseconds in each of PLOT_PX bins over [w0, w1).
 struct Bins {
