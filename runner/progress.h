@@ -23,6 +23,9 @@ class progress
     progress(const progress &) = delete;
     progress &operator=(const progress &) = delete;
 
+    // The line will be shown (a terminal, not --quiet): only then is the run
+    // told of it (its timestep hook costs a few per cent).
+    bool active() const { return thread_.joinable(); }
     // The run is over: stop refreshing, erase the line.
     void stop();
     // From the run (any thread): an app point reported; simulated time.

@@ -164,7 +164,7 @@ int cmd_run(const std::vector<std::string> &args)
     }
 
     progress prog(!o.quiet);
-    o.run.prog = &prog;
+    o.run.prog = prog.active() ? &prog : nullptr;
     app_result res = run_app(s, o.run);
     prog.stop();
     if (!res.failures.empty()) {
