@@ -5,6 +5,7 @@
 // as libsystemc's own main would), simulate until every core's entry has
 // returned, then report why not if the simulation ran out of events first.
 #include "kind.h"
+#include "tick.h"
 #include "trace.h"
 
 #include "../plat/sim/sim.h"
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -118,9 +120,19 @@ extern "C" const char *const *plat_kinds(void)
 }
 
 // SystemC's messages go to stderr: stdout belongs to the program (CSV...).
+// A message a run repeats (one per timestep, say) must not flood it: each
+// message id is shown SHOWN_MAX times, then once a line that the rest are not.
 static void report_to_stderr(const sc_report &rep, const sc_actions &actions)
 {
-    if (actions & SC_DISPLAY) fprintf(stderr, "%s\n", sc_report_compose_message(rep).c_str());
+    constexpr int SHOWN_MAX = 3;
+    static std::map<std::string, int> shown;
+    if (actions & SC_DISPLAY) {
+        int n = ++shown[rep.get_msg_type()];
+        if (n <= SHOWN_MAX) fprintf(stderr, "%s\n", sc_report_compose_message(rep).c_str());
+        if (n == SHOWN_MAX)
+            fprintf(stderr, "ipcsim: SystemC: further '%s' messages are not shown\n",
+                    rep.get_msg_type());
+    }
     sc_report_handler::default_handler(rep, actions & ~SC_DISPLAY);
 }
 
@@ -129,8 +141,7 @@ int sc_main(int, char *[])
     const struct plat_run *r = sim.r;
     sc_report_handler::set_handler(report_to_stderr);
     sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING); // "simulation stopped by user"
-    sc_trace_file *tf = nullptr;
-    bool trace = r->trace_dir && r->trace_stem;
+    Trace *tr = nullptr;
     try {
         const struct conf *c = r->platform;
         const PlatKind *k = sim.kind;
@@ -138,9 +149,14 @@ int sc_main(int, char *[])
             Build b(kern);
             k->build(b, c);
         });
-        if (trace) tf = trace_open(*top_keep, r->trace_dir, r->trace_stem);
+        if (r->trace && !(tr = trace_open(*top_keep, *r->trace, sim.err))) {
+            sim.err = "ipcsim: " + sim.err;
+            return 1;
+        }
+        tick_start(r->tick, r->tick_arg);
         sc_set_stop_mode(SC_STOP_IMMEDIATE); // an error stops every core at once
         sc_start();
+        tick_stop();
         uint64_t end = now_ps();
         if (!top_keep->error().empty()) {
             sim.err = top_keep->error();
@@ -152,9 +168,9 @@ int sc_main(int, char *[])
         } else {
             sim.ok = true;
         }
-        if (trace) {
+        if (tr) {
             std::string terr;
-            if (trace_close(*top_keep, tf, r->trace_dir, r->trace_stem, end, terr) && sim.ok) {
+            if (trace_close(tr, *top_keep, end, sim.ok, terr) && sim.ok) {
                 sim.ok = false;
                 sim.err = "ipcsim: trace: " + terr;
             }
@@ -203,6 +219,12 @@ extern "C" int plat_run(const struct plat_run *r, char *err, size_t errlen)
     const PlatKind *k = kind_of(r->platform, err, errlen);
     std::vector<plat_core_desc> cores = k->describe(r->platform);
     if (r->backend == PLAT_NATIVE) {
+        if (r->trace) {
+            say(err, errlen,
+                "plat_run: traces come from the simulation's models: the native backend "
+                "cannot write one");
+            return -1;
+        }
         DevDescs devs;
         if (k->devices)
             k->devices(r->platform, devs);

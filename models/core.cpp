@@ -85,7 +85,7 @@ uint64_t Core::cost(const char *name)
 
 void Core::set_busy(bool b)
 {
-    busy = b;
+    busy.set(b);
     if (!kernel_.tracing) return;
     uint64_t now = now_ps();
     if (b) {

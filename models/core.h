@@ -27,6 +27,7 @@
 
 #include "proto.h"
 #include "kernel.h"
+#include "vcd.h"
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -140,7 +141,7 @@ class Core : public sc_core::sc_module
     int next_thread = 1;           // id of the next spawned thread
 
     // ---- traces ---------------------------------------------------------------
-    bool busy = false;                                   // traced: held by one of its threads
+    Bit busy;                                            // traced: held by one of its threads
     std::vector<std::pair<uint64_t, uint64_t>> busy_log; // [start, end) ps when tracing
 
   private:

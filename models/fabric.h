@@ -5,13 +5,10 @@
 #ifndef IPCSIM_MODELS_FABRIC_H
 #define IPCSIM_MODELS_FABRIC_H
 
-namespace sc_core
-{
-class sc_trace_file;
-}
-
 namespace ipcsim
 {
+
+class Vcd;
 
 class Fabric
 {
@@ -21,7 +18,7 @@ class Fabric
     // reaches it without crossing the interconnect.
     virtual bool near(const void *p, int core) const = 0;
     // Add the interconnect's signals to the VCD.
-    virtual void trace(sc_core::sc_trace_file *tf) const = 0;
+    virtual void trace(Vcd &vcd) = 0;
 };
 
 } // namespace ipcsim

@@ -234,10 +234,10 @@ int Kernel::timed_out(Thread &t, const char *call, uint64_t limit_ns)
     return PLAT_ETIMEDOUT;
 }
 
-void Kernel::trace_vcd(sc_trace_file *tf)
+void Kernel::trace_vcd(Vcd &vcd)
 {
-    for (Core *c : cores_) sc_trace(tf, c->busy, std::string(c->name()) + ".busy");
-    fabric_->trace(tf);
+    for (Core *c : cores_) c->busy.trace(vcd, std::string(c->name()) + ".busy");
+    fabric_->trace(vcd);
 }
 
 } // namespace ipcsim

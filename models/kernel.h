@@ -39,6 +39,7 @@ class Core;
 class Memory;
 class Engine;
 class Fabric;
+class Vcd;
 struct Thread;
 
 // A named device: what plat_<api>_open(name) finds. `api` is the plat.h
@@ -162,7 +163,8 @@ class Kernel : public sc_core::sc_module
 
     // ---- traces ---------------------------------------------------------------------
     bool tracing = false; // cores log busy intervals
-    void trace_vcd(sc_core::sc_trace_file *tf);
+    // Hand every traced signal (cores, the interconnect) to the VCD.
+    void trace_vcd(Vcd &vcd);
 
   private:
     [[noreturn]] void stop(const char *msg);

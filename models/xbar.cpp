@@ -101,7 +101,7 @@ void Xbar::acquire(Lane &l, int who)
 {
     if (l.owner < 0) {
         l.owner = l.rr = who;
-        l.busy = true;
+        l.busy.set(true);
         return;
     }
     l.waiting.push_back(who);
@@ -112,7 +112,7 @@ void Xbar::acquire(Lane &l, int who)
 void Xbar::release(Lane &l)
 {
     l.owner = -1;
-    l.busy = false;
+    l.busy.set(false);
     if (l.waiting.empty()) return;
     // Round-robin: the first waiting initiator after the last one granted.
     int n = (int)inits_.size();
@@ -125,7 +125,7 @@ void Xbar::release(Lane &l)
     int who = l.waiting[best];
     l.waiting.erase(l.waiting.begin() + (long)best);
     l.owner = l.rr = who;
-    l.busy = true;
+    l.busy.set(true);
     inits_[(size_t)who].ev->notify();
 }
 
@@ -164,11 +164,11 @@ void Xbar::move(int who, Lane &from, Lane &to, uint64_t len)
     }
 }
 
-void Xbar::trace(sc_trace_file *tf) const
+void Xbar::trace(Vcd &vcd)
 {
-    for (const Port &p : ports_) {
-        sc_trace(tf, p.out.busy, std::string(name()) + "." + p.name + ".out");
-        sc_trace(tf, p.in.busy, std::string(name()) + "." + p.name + ".in");
+    for (Port &p : ports_) {
+        p.out.busy.trace(vcd, std::string(name()) + "." + p.name + ".out");
+        p.in.busy.trace(vcd, std::string(name()) + "." + p.name + ".in");
     }
 }
 

@@ -35,6 +35,7 @@
 
 #include "fabric.h"
 #include "proto.h"
+#include "vcd.h"
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -93,15 +94,15 @@ class Xbar : public sc_core::sc_module, public Fabric
     {
         return port_of(p, core) == core_port(core);
     }
-    void trace(sc_core::sc_trace_file *tf) const override;
+    void trace(Vcd &vcd) override;
 
   private:
     struct Lane {
         int id = 0;
         double ps_per_byte = 0;
-        int owner = -1;    // initiator holding it
-        int rr = -1;       // last initiator granted (round-robin)
-        bool busy = false; // traced
+        int owner = -1; // initiator holding it
+        int rr = -1;    // last initiator granted (round-robin)
+        Bit busy;       // traced
         std::vector<int> waiting;
     };
     struct Port {

@@ -4,6 +4,7 @@
 // threads, so everything that changes is behind one mutex.
 #include "appctx.h"
 #include "cli.h"
+#include "progress.h"
 
 #include "ipcsim/app.h"
 #include "ipcsim/plat.h"
@@ -26,6 +27,7 @@ struct app_ctx {
     std::mutex lock;
     app_result result;
     std::vector<app_failure> failures; // in the order they were said
+    progress *prog = nullptr;
 };
 
 namespace
@@ -171,6 +173,7 @@ void app_report(struct app_ctx *ctx, const char *series, const char *x, double v
 {
     std::lock_guard<std::mutex> g(ctx->lock);
     ctx->result.points.push_back({series ? series : "", x ? x : "", unit ? unit : "", value});
+    if (ctx->prog) ctx->prog->point();
 }
 
 void app_fail(struct app_ctx *ctx, const char *fmt, ...)
@@ -187,6 +190,7 @@ app_result run_app(const scenario &s, const run_opts &o)
 {
     app_ctx ctx;
     ctx.s = &s;
+    ctx.prog = o.prog;
     int cores = s.cores;
     for (const auto &m : s.mapping) cores = std::max(cores, m.second + 1);
     ctx.role_of.assign(cores > 0 ? cores : 0, nullptr);
@@ -199,8 +203,9 @@ app_result run_app(const scenario &s, const run_opts &o)
     r.entry = entry;
     r.arg = &ctx;
     r.seed = o.seed;
-    r.trace_dir = o.trace_dir.empty() ? nullptr : o.trace_dir.c_str();
-    r.trace_stem = o.trace_dir.empty() ? nullptr : s.stem.c_str();
+    r.trace = o.trace;
+    r.tick = o.prog ? progress::tick : nullptr;
+    r.tick_arg = o.prog;
     char err[4096] = "";
     if (plat_run(&r, err, sizeof err) != 0) fail(err[0] ? err : "the run failed (no reason given)");
     std::lock_guard<std::mutex> g(ctx.lock); // the cores are done; this orders their writes

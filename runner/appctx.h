@@ -23,10 +23,13 @@ struct app_result {
     std::vector<std::string> failures;
 };
 
+class progress;
+
 struct run_opts {
     enum plat_backend backend = PLAT_SIM;
     uint64_t seed = 1;
-    std::string trace_dir; // "": no trace
+    const struct plat_trace *trace = nullptr; // sim: what to trace; NULL: nothing
+    progress *prog = nullptr; // told of each point and of simulated time; NULL: none
 };
 
 // Run s.app on every core of s.platform. Throws cli_error when plat_run

@@ -5,14 +5,16 @@
 #include "meta.h"
 #include "outfiles.h"
 #include "plot.h"
+#include "progress.h"
 #include "scenario.h"
 #include "table.h"
+#include "traceout.h"
 
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
+#include <memory>
 
 static const char usage[] =
     "usage: ipcsim run FILE [options]\n"
@@ -33,7 +35,17 @@ static const char usage[] =
     "  --check           exit 1 when a paper point is outside its tolerance or an\n"
     "                    expect: relation between series fails\n"
     "  --plot            also draw the scenario's plots: DIR/<name>-<id>.png (gnuplot)\n"
-    "  --trace DIR       sim: write DIR/<stem>.vcd and DIR/<stem>.busy.png\n"
+    "  --trace DIR       sim: write DIR/<name>.vcd (every core's busy flag, every\n"
+    "                    crossbar lane or bus held; GTKWave) and DIR/<name>.busy.png\n"
+    "                    (each core's busy share over time; .busy.dat, .busy.gp)\n"
+    "  --trace-window T0:T1\n"
+    "                    trace only simulated times T0..T1, with units (ps, ns, us,\n"
+    "                    ms, s): 10us:20us; an empty side is the start or the end\n"
+    "  --trace-signals GLOB[,GLOB]\n"
+    "                    only the VCD signals whose name matches a glob:\n"
+    "                    'top.core*.busy', 'top.xbar.*'\n"
+    "  --quiet           no progress line (shown on a terminal when a run takes\n"
+    "                    more than 2 s: simulated time, points, host seconds)\n"
     "\n"
     "Nothing is written when the run fails (and a file that cannot be replaced\n"
     "leaves every one as it was). Exit status: 0 ok, 1 --check failed,\n"
@@ -43,10 +55,11 @@ namespace
 {
 
 struct options {
-    std::string file, out = ".", trace;
+    std::string file, out = ".";
     std::vector<std::string> sets;
     run_opts run;
-    bool check = false, plot = false;
+    trace_opts trace;
+    bool check = false, plot = false, quiet = false;
 };
 
 uint64_t parse_seed(const std::string &s)
@@ -89,7 +102,14 @@ options parse(const std::vector<std::string> &args)
         } else if (a == "--seed") {
             o.run.seed = parse_seed(value());
         } else if (a == "--trace") {
-            o.run.trace_dir = value();
+            o.trace.dir = value();
+            if (o.trace.dir.empty()) fail("--trace: empty directory name");
+        } else if (a == "--trace-window") {
+            parse_trace_window(value(), o.trace);
+        } else if (a == "--trace-signals") {
+            parse_trace_signals(value(), o.trace);
+        } else if (a == "--quiet" && !inline_val) {
+            o.quiet = true;
         } else if (a == "--check" && !inline_val) {
             o.check = true;
         } else if (a == "--plot" && !inline_val) {
@@ -104,6 +124,12 @@ options parse(const std::vector<std::string> &args)
     }
     if (o.file.empty()) fail("run: missing scenario FILE (see ipcsim run --help)");
     if (o.out.empty()) fail("--out: empty directory name");
+    if (o.trace.dir.empty() && (o.trace.window_set || !o.trace.signals.empty()))
+        fail(std::string(o.trace.window_set ? "--trace-window" : "--trace-signals") +
+             ": needs --trace DIR");
+    if (!o.trace.dir.empty() && o.run.backend == PLAT_NATIVE)
+        fail("--trace: not supported with --backend native (a trace comes from the "
+             "simulation's models; run it with --backend sim)");
     return o;
 }
 
@@ -138,15 +164,21 @@ int cmd_run(const std::vector<std::string> &args)
     options o = parse(args);
     if (o.plot) gnuplot_program(); // before a long run, not after
     scenario s = scenario_load(o.file, o.sets);
-    if (!o.run.trace_dir.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(o.run.trace_dir, ec);
-        if (ec) fail("--trace " + o.run.trace_dir + ": " + ec.message());
+    // Every output of a run with other settings carries their tags (meta.h):
+    // the plots' (write_plots names them by s.stem) and the trace's too.
+    s.stem = output_name(s.stem, o.run.backend, o.run.seed, o.sets);
+    std::unique_ptr<trace_out> trace; // removed again unless the run succeeds
+    if (!o.trace.dir.empty()) {
+        trace = std::make_unique<trace_out>(o.trace, s);
+        o.run.trace = trace->spec();
     }
 
+    progress prog(!o.quiet);
+    o.run.prog = prog.active() ? &prog : nullptr;
     auto t0 = std::chrono::steady_clock::now();
     app_result res = run_app(s, o.run);
     std::chrono::duration<double> host_s = std::chrono::steady_clock::now() - t0;
+    prog.stop();
     if (!res.failures.empty()) {
         for (const std::string &f : res.failures)
             fprintf(stderr, "%s: app %s failed on %s\n", s.file.c_str(), s.app->name, f.c_str());
@@ -166,9 +198,6 @@ int cmd_run(const std::vector<std::string> &args)
         print_table(stdout, rows, label, c.notes);
     print_expects(c);
 
-    // Every output of a run with other settings carries their tags (meta.h),
-    // the plots' too (write_plots names them by s.stem).
-    s.stem = output_name(s.stem, o.run.backend, o.run.seed, o.sets);
     run_meta m;
     m.command = args;
     m.csv_name = s.stem + ".csv";
@@ -183,10 +212,12 @@ int cmd_run(const std::vector<std::string> &args)
     if (o.plot) write_plots(s, rows, label, files);
     files.write(s.stem + ".meta.yaml", meta_text(s, m)); // last: it describes the others
     files.commit();
+    if (trace) trace->commit();
     printf("\nwrote %s/%s.csv, %s/%s.meta.yaml", o.out.c_str(), s.stem.c_str(), o.out.c_str(),
            s.stem.c_str());
     for (const plot_spec &p : o.plot ? s.plots : std::vector<plot_spec>())
         printf(", %s/%s-%s.png", o.out.c_str(), s.stem.c_str(), p.id.c_str());
+    if (trace) printf("%s", trace->wrote().c_str());
     printf("\n");
     fflush(stdout);
 

@@ -19,14 +19,30 @@ struct conf;
 
 enum plat_backend { PLAT_NATIVE, PLAT_SIM };
 
+/* What a sim run traces: a VCD of the blocks' one-bit signals (each core's
+ * busy flag, each crossbar lane or bus held) and each core's busy chart. The
+ * files are <dir>/<stem>.vcd, .busy.dat, .busy.gp and .busy.png; the script
+ * and the chart name one another by those names. */
+struct plat_trace {
+    const char *dir, *stem;
+    const char *title; /* the chart's title (the scenario's); NULL: stem */
+    /* Where each file is written (a temporary name the caller renames once
+     * the run succeeded); NULL: its final name. */
+    const char *vcd_path, *dat_path, *gp_path, *png_path;
+    uint64_t from_ps, to_ps; /* the window traced; to_ps 0: to the end */
+    const char *signals;     /* VCD signal names to keep, comma-separated globs
+                                (fnmatch: top.core*.busy); NULL or "": all */
+};
+
 struct plat_run {
     enum plat_backend backend;
     const struct conf *platform; /* the platform file, overrides applied */
     void (*entry)(void *arg);    /* runs on every core, in its main thread */
     void *arg;
-    uint64_t seed;          /* seeds plat_random() */
-    const char *trace_dir;  /* sim: write <trace_dir>/<trace_stem>.vcd and */
-    const char *trace_stem; /*  .busy.png (per-core chart); NULL: no trace */
+    uint64_t seed;                  /* seeds plat_random() */
+    const struct plat_trace *trace; /* sim only (native: an error); NULL: none */
+    void (*tick)(void *, uint64_t); /* sim: tick(tick_arg, now_ps) after every */
+    void *tick_arg;                 /*  timestep (a progress line); NULL: none */
 };
 
 /* Check the platform file against its kind's rules (the `platform:` key names

@@ -103,14 +103,14 @@ void Hibi::acquire(Agent &a)
     waiting_.push_back(&a);
     arb_.notify(SC_ZERO_TIME);
     while (owner_ != &a) wait(a.grant);
-    busy_ = true;
+    busy_.set(true);
     if (p_.arb_cycles) wait(ps(cycles(p_.arb_cycles)));
 }
 
 void Hibi::release(Agent &a)
 {
     owner_ = nullptr;
-    busy_ = false;
+    busy_.set(false);
     free_at_ = align(now_ps());
     ptr_ = p_.priority ? 0 : (a.pos + 1) % (int)agents_.size();
     arb_.notify(SC_ZERO_TIME);
@@ -249,9 +249,9 @@ void hibi_land(Kernel &kernel, const HibiDest &d, const void *data, uint64_t n)
     if (d.desc && d.off + n >= d.total) dma_done(kernel, d.desc);
 }
 
-void Hibi::trace(sc_trace_file *tf) const
+void Hibi::trace(Vcd &vcd)
 {
-    sc_trace(tf, busy_, std::string(name()) + ".bus");
+    busy_.trace(vcd, std::string(name()) + ".bus");
 }
 
 } // namespace ipcsim

@@ -39,6 +39,7 @@
 
 #include "../fabric.h"
 #include "../proto.h"
+#include "../vcd.h"
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -168,7 +169,7 @@ class Hibi : public sc_core::sc_module, public Fabric
     {
         return agent_of(p, core) == core_agent(core);
     }
-    void trace(sc_core::sc_trace_file *tf) const override;
+    void trace(Vcd &vcd) override;
 
   private:
     struct Agent {
@@ -216,7 +217,7 @@ class Hibi : public sc_core::sc_module, public Fabric
     int ptr_ = 0;          // position offered at free_at_
     std::vector<Agent *> waiting_;
     sc_core::sc_event arb_;
-    bool busy_ = false; // traced
+    Bit busy_; // traced
 };
 
 } // namespace ipcsim

@@ -64,5 +64,6 @@ void cli_register_plots(void);
 void cli_register_errs(void);
 void cli_register_prov(void);
 void cli_register_overflow(void);
+void cli_register_trace(void);
 
 #endif

@@ -14,4 +14,5 @@ void tests_register(void)
     cli_register_errs();
     cli_register_prov();
     cli_register_overflow();
+    cli_register_trace();
 }
