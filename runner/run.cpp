@@ -30,7 +30,8 @@ static const char usage[] =
     "                    or, as args.NAME=VALUE, an app argument (args.reps=5,\n"
     "                    args.sizes=[4,64]); repeatable, applied after the scenario's set:\n"
     "  --backend B       sim (default: the SystemC models) or native (this machine)\n"
-    "  --out DIR         where the CSV, its .meta.yaml and plots go (default: .)\n"
+    "  --out DIR         where the CSV, its .meta.yaml and plots go (default: out/\n"
+    "                    in the current directory)\n"
     "  --seed N          seed of plat_random() (default: 1)\n"
     "  --check           exit 1 when a paper point is outside its tolerance or an\n"
     "                    expect: relation between series fails\n"
@@ -55,7 +56,7 @@ namespace
 {
 
 struct options {
-    std::string file, out = ".";
+    std::string file, out = "out";
     std::vector<std::string> sets;
     run_opts run;
     trace_opts trace;
@@ -148,8 +149,8 @@ std::string check_summary(const check_result &c)
     if (c.judged)
         parts.push_back(strf("%d of %d paper points within tolerance", c.passed, c.judged));
     if (!c.expects.empty())
-        parts.push_back(strf("%d of %zu expectation%s hold", expects_held(c.expects),
-                             c.expects.size(), c.expects.size() == 1 ? "" : "s"));
+        parts.push_back(strf("%d of %zu %s", expects_held(c.expects), c.expects.size(),
+                             c.expects.size() == 1 ? "expectation holds" : "expectations hold"));
     return join(parts, "; ");
 }
 

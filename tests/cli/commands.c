@@ -10,9 +10,9 @@ START_TEST(help_names_every_command)
     for (int i = 0; i < 2; i++) {
         struct cli_out r = cli_run("%s", forms[i]);
         ck_assert_int_eq(r.status, 0);
-        const char *cmds[] = {"run FILE", "list",    "apps",      "report --out DIR",
-                              "compare",  "--set",   "--backend", "--check",
-                              "--plot",   "--trace", "--seed",    "--out"};
+        const char *cmds[] = {"run FILE", "list",      "apps",    "report --out DIR", "compare",
+                              "--set",    "--backend", "--check", "--plot",           "--trace",
+                              "--seed",   "--out",     "params",  "version"};
         for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
             ck_assert_msg(strstr(r.out, cmds[c]), "--help does not mention %s:\n%s", cmds[c],
                           r.out);
@@ -23,8 +23,8 @@ END_TEST
 
 START_TEST(each_command_has_help)
 {
-    const char *cmds[] = {"run", "list", "apps", "report", "compare"};
-    for (size_t c = 0; c < 5; c++) {
+    const char *cmds[] = {"run", "list", "apps", "report", "compare", "params", "version"};
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
         struct cli_out r = cli_run("%s --help", cmds[c]);
         ck_assert_int_eq(r.status, 0);
         char want[64];

@@ -49,6 +49,24 @@ START_TEST(sim_run_writes_csv)
 }
 END_TEST
 
+/* Without --out the outputs go to out/ in the current directory (which the
+ * repository's .gitignore covers), not beside whatever is there. */
+START_TEST(default_out_is_out_dir)
+{
+    const char *t = cli_tmp();
+    struct cli_out r = cli_sh("(ipcsim=$(realpath '%s/ipcsim') small=$(realpath '" SMALL
+                              "') && cd '%s' && \"$ipcsim\" run \"$small\")",
+                              cli_build(), t);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "wrote out/small.csv, out/small.meta.yaml"), "%s", r.out);
+    char out[4200];
+    snprintf(out, sizeof out, "%s/out", t);
+    check_small_csv(out, "small");
+    ck_assert_int_eq(cli_entries(t), 1);
+    cli_done();
+}
+END_TEST
+
 START_TEST(native_run_writes_csv)
 {
     const char *t = cli_tmp();
@@ -300,6 +318,7 @@ void cli_register_run(void)
 {
     Suite *s = harness_suite("cli");
     tcase_add_test(harness_tcase(s, "sim_run"), sim_run_writes_csv);
+    tcase_add_test(harness_tcase(s, "default_out"), default_out_is_out_dir);
     tcase_add_test(harness_tcase(s, "deterministic"), same_seed_same_bytes);
     tcase_add_test(harness_tcase(s, "set_args"), set_args_overrides_the_workload);
     tcase_add_test(harness_tcase(s, "set_platform"), set_platform_key_changes_the_result);
