@@ -304,6 +304,30 @@ bench: all
 footprint:
 	@tools/footprint.sh
 
+# ---- OSU-compatible benchmarks against Debian's MPIs ------------------------
+
+# make osu-ref: mpi_lite/osu/'s programs built unchanged with Debian's MPICH
+# and Open MPI (their mpicc.mpich, mpicc.openmpi) into
+# $(BUILD)/osu-ref/{mpich,openmpi}/, as reference points for mpi_lite.
+# make test-osu-ref runs tests/osu/check.sh on them: short size ranges with
+# both MPIs, 2 ranks (the collectives also 4), output format and values.
+OSU_PROGS := osu_latency osu_bw osu_bibw osu_bcast osu_gather
+OSU_MPIS := mpich openmpi
+OSU_REF := $(foreach m,$(OSU_MPIS),$(addprefix $(BUILD)/osu-ref/$(m)/,$(OSU_PROGS)))
+.PHONY: osu-ref test-osu-ref
+osu-ref: $(OSU_REF)
+# One rule per MPI: a pattern rule with two targets would be one recipe making both.
+OSU_DEPS := mpi_lite/osu/osu_util.c mpi_lite/osu/osu_util.h
+OSU_CC = mpicc.$(notdir $(@D)) -std=c11 $(WARN) -O2 -o $@ $< mpi_lite/osu/osu_util.c
+$(BUILD)/osu-ref/mpich/%: mpi_lite/osu/%.c $(OSU_DEPS)
+	@mkdir -p $(@D)
+	$(OSU_CC)
+$(BUILD)/osu-ref/openmpi/%: mpi_lite/osu/%.c $(OSU_DEPS)
+	@mkdir -p $(@D)
+	$(OSU_CC)
+test-osu-ref: osu-ref
+	@tests/osu/check.sh $(BUILD)/osu-ref
+
 # ---- install -----------------------------------------------------------------
 
 install: all

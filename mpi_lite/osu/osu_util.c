@@ -148,7 +148,7 @@ static int parse_sizes(struct osu_opts *o, int rank, const char *val)
     if (!lo[0] && !hi[0])
         return bad(o, rank, "-m", val, "expected [MIN:]MAX, e.g. 128 or 2:128 or 2:");
     long long min = (long long)o->min_size, max = (long long)o->max_size;
-    char why[96];
+    char why[128];
     snprintf(why, sizeof why, "sizes are whole numbers of bytes from %d to %zu",
              o->kind == OSU_LATENCY ? 0 : 1, OSU_SIZE_LIMIT);
     if (lo[0] && parse_num(lo, o->kind == OSU_LATENCY ? 0 : 1, (long long)OSU_SIZE_LIMIT, &min))
@@ -158,10 +158,16 @@ static int parse_sizes(struct osu_opts *o, int rank, const char *val)
     /* The loop doubles from MIN, so MIN is a power of two (or 0). */
     long long p = 1;
     while (min > 0 && p < min) p *= 2;
-    if (min > 0) min = p;
+    if (min > 0 && p != min) {
+        if (p > max) {
+            snprintf(why, sizeof why, "no sizes: MIN %lld, rounded up to %lld, is above MAX %lld",
+                     min, p, max);
+            return bad(o, rank, "-m", val, why);
+        }
+        min = p;
+    }
     if (min > max) {
-        snprintf(why, sizeof why, "no sizes: the smallest, %lld, is above the largest, %lld", min,
-                 max);
+        snprintf(why, sizeof why, "no sizes: MIN %lld is above MAX %lld", min, max);
         return bad(o, rank, "-m", val, why);
     }
     o->min_size = (size_t)min;
