@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
 # A run that takes longer is hung, not slow: the longest here takes ~1 s
-# alone, a few s on a loaded machine (busy-polling ranks share 2 vCPUs).
+# alone, several s on a loaded machine (busy-polling ranks share 2 vCPUs).
 limit=120
 
 # Open MPI refuses root without these, and more ranks than cores without
@@ -151,9 +151,13 @@ for mpi in mpich openmpi; do
         if [ $st = 0 ]; then check_coll "$mpi osu_gather -n $n" "Gather Latency Test" "$(sizes 1 32)" "10 10 10 10 10 10"; else bad "$mpi osu_gather -n $n: exit $st"; fi
     done
     # The default counts: 1000 up to 8 KiB, 100 above (-x 0 keeps it short).
-    run "$mpi" 2 osu_bcast -f -m 8192:16384 -x 0
-    st=$?
-    if [ $st = 0 ]; then check_coll "$mpi osu_bcast default iterations" "Broadcast Latency Test" "8192 16384" "1000 100"; else bad "$mpi osu_bcast default iterations: exit $st"; fi
+    # The program's logic, not the MPI's: one MPI suffices, and 1100 calls
+    # are the longest run here when busy-polling ranks lose their CPU.
+    if [ "$mpi" = openmpi ]; then
+        run "$mpi" 2 osu_bcast -f -m 8192:16384 -x 0
+        st=$?
+        if [ $st = 0 ]; then check_coll "$mpi osu_bcast default iterations" "Broadcast Latency Test" "8192 16384" "1000 100"; else bad "$mpi osu_bcast default iterations: exit $st"; fi
+    fi
     # Without -f: the average only.
     run "$mpi" 2 osu_gather -m 4 -i 5 -x 0
     st=$?
