@@ -8,6 +8,8 @@
 #   make check-results  rerun every scenario and compare with the committed
 #                   results/ byte for byte (part of make test)
 #   make bench      run every build/bench/* into results/bench/<name>.csv
+#   make osu-ref    mpi_lite/osu/ built with Debian's MPICH and Open MPI
+#                   (make test-osu-ref checks their output; part of make test)
 #   make footprint  code and data bytes of mcapi_ref's layers built with -Os
 #   make deps       install the Debian packages (idempotent)
 #   make install PREFIX=/usr/local
@@ -195,6 +197,7 @@ test: deps-ok
 	@$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory test-run
 	@$(MAKE) --no-print-directory check-results
+	@$(MAKE) --no-print-directory test-osu-ref
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan SAN=asan OPT="-O1 -g" test-run
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan SAN=tsan OPT="-O1 -g" \
 	    TEST_SUITES=native test-run
@@ -303,6 +306,31 @@ bench: all
 
 footprint:
 	@tools/footprint.sh
+
+# ---- OSU-compatible benchmarks against Debian's MPIs ------------------------
+
+# make osu-ref: mpi_lite/osu/'s programs built unchanged with Debian's MPICH
+# and Open MPI (their mpicc.mpich, mpicc.openmpi) into
+# $(BUILD)/osu-ref/{mpich,openmpi}/, as reference points for mpi_lite.
+# make test-osu-ref runs tests/osu/check.sh on them: short size ranges with
+# both MPIs, 2 ranks (the collectives also 4), output format and values,
+# bad options (~25 s; part of make test).
+OSU_PROGS := osu_latency osu_bw osu_bibw osu_bcast osu_gather
+OSU_MPIS := mpich openmpi
+OSU_REF := $(foreach m,$(OSU_MPIS),$(addprefix $(BUILD)/osu-ref/$(m)/,$(OSU_PROGS)))
+.PHONY: osu-ref test-osu-ref
+osu-ref: $(OSU_REF)
+# One rule per MPI: a pattern rule with two targets would be one recipe making both.
+OSU_DEPS := mpi_lite/osu/osu_util.c mpi_lite/osu/osu_util.h
+OSU_CC = mpicc.$(notdir $(@D)) -std=c11 $(WARN) -O2 -o $@ $< mpi_lite/osu/osu_util.c
+$(BUILD)/osu-ref/mpich/%: mpi_lite/osu/%.c $(OSU_DEPS)
+	@mkdir -p $(@D)
+	$(OSU_CC)
+$(BUILD)/osu-ref/openmpi/%: mpi_lite/osu/%.c $(OSU_DEPS)
+	@mkdir -p $(@D)
+	$(OSU_CC)
+test-osu-ref: osu-ref
+	@tests/osu/check.sh $(BUILD)/osu-ref
 
 # ---- install -----------------------------------------------------------------
 

@@ -19,6 +19,9 @@ pkgs=(
     gcc-aarch64-linux-gnu qemu-user   # make test-ports: coro's aarch64 switch under emulation
     libc6-dev-arm64-cross        # and its C library headers (only Recommended by the cross gcc:
                                  # --no-install-recommends in .ci/run leaves them out)
+    mpich libmpich-dev           # make osu-ref: mpi_lite/osu/ with Debian's MPICH (mpi.h is
+                                 # only Recommended by mpich)
+    libopenmpi-dev openmpi-bin   # and with Open MPI (mpicc.openmpi, mpirun.openmpi)
 )
 
 missing() {
