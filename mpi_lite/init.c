@@ -22,6 +22,7 @@ struct ml_rank *ml_rank_or_die(const char *call)
     if (!me || !me->initialized)
         ml_fatal(call, MPI_ERR_OTHER, "called %s", is_finalized() ? "after MPI_Finalize"
                                                                   : "before MPI_Init");
+    plat_work_cycles(me->call_cycles); /* every MPI call's entry: checks, handles */
     return me;
 }
 
@@ -74,6 +75,8 @@ int MPI_Init(int *argc, char ***argv)
     if (me->initialized) ml_fatal("MPI_Init", MPI_ERR_OTHER, "called twice");
     if (!(plat_core_caps(plat_core()) & PLAT_CAP_FETCH_ADD))
         ml_fatal("MPI_Init", MPI_ERR_OTHER, "core %d has no atomic add (fetch_add)", plat_core());
+    me->call_cycles = plat_cost("mpi_call");
+    me->rec_cycles = plat_cost("mpi_record");
     me->rank = plat_core();
     me->size = plat_cores();
     int e = tp_init(me);

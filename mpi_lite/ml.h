@@ -91,6 +91,8 @@ struct ml_rank {
     struct ml_type types[ML_MAX_TYPES];
     struct ml_request *posted, *posted_tail;
     struct ml_unexp *unexp, *unexp_tail;
+    uint64_t call_cycles, rec_cycles; /* core.costs.mpi_call, mpi_record */
+    struct mpix_lite_stats stats;
 };
 
 struct ml_rank *ml_me(void); /* the calling rank, NULL before set_params/Init */

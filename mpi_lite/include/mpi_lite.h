@@ -27,6 +27,16 @@ struct mpix_lite_params {
 #define MPIX_LITE_SLOTS 16
 #define MPIX_LITE_EAGER_MAX 16384
 
+/* What the calling rank's transport did since MPI_Init (tests, benchmarks). */
+struct mpix_lite_stats {
+    unsigned long long slots;     /* slots published (V on a pair buffer) */
+    unsigned long long dma_slots; /* of them written by the DMA engine (another node) */
+    unsigned long long records;   /* records written: fragments, envelopes, CTSs */
+    unsigned long long eager;     /* messages sent eagerly */
+    unsigned long long rndv;      /* messages sent by rendezvous (RTS, CTS, data) */
+};
+int MPIX_Lite_stats(struct mpix_lite_stats *s);
+
 /* MPI_ERR_ARG for a slot too small for a record header (< 128 bytes) or 0 slots
  * after defaults; MPI_ERR_OTHER after MPI_Init. */
 int MPIX_Lite_set_params(const struct mpix_lite_params *p);

@@ -127,6 +127,7 @@ void tp_rx_progress(struct ml_rank *me)
             while (off + sizeof(struct tp_rec) <= used) {
                 struct tp_rec h;
                 plat_copy(&h, slot + off, sizeof h);
+                plat_work_cycles(me->rec_cycles);
                 on_record(me, src, &h, slot + off + sizeof h);
                 off += ALIGN8(sizeof h + h.chunk);
             }

@@ -49,12 +49,15 @@ static void publish(struct ml_rank *me, int peer)
     } else {
         memcpy(tx->compose, &used, sizeof used);
         if (plat_dma_reach(tx->compose, (size_t)used) && plat_dma_reach(slot, (size_t)used) &&
-            plat_dma_start(&w->dma, slot, tx->compose, (size_t)used, 0, 0, 0) == PLAT_OK)
+            plat_dma_start(&w->dma, slot, tx->compose, (size_t)used, 0, 0, 0) == PLAT_OK) {
             plat_dma_wait(&w->dma, PLAT_FOREVER);
-        else /* a core without a DMA engine copies itself */
+            me->stats.dma_slots++;
+        } else { /* an engine that cannot reach both: the core copies */
             plat_copy(slot, tx->compose, (size_t)used);
+        }
     }
     plat_store64(tp_tail(w, me->rank, peer), tx->t + 1);
+    me->stats.slots++;
     tx->t++;
     tx->open = false;
     plat_fetch_add64(tp_bell(w, peer), 1);
@@ -91,6 +94,8 @@ static bool drain(struct ml_rank *me, int peer)
         rec.chunk = (uint32_t)chunk;
         plat_copy(tx->compose + tx->fill, &rec, sizeof rec);
         if (chunk) plat_copy(tx->compose + tx->fill + sizeof rec, s->data + s->off, chunk);
+        plat_work_cycles(me->rec_cycles);
+        me->stats.records++;
         tx->fill += ALIGN8(sizeof rec + chunk);
         if (tx->fill > w->slot_bytes) tx->fill = w->slot_bytes;
         s->off += chunk;
@@ -122,6 +127,10 @@ void tp_send(struct ml_rank *me, struct ml_request *r, int dst, int tag, int ctx
     if (!s) ml_fatal("MPI_Send", MPI_ERR_NO_MEM, "out of memory queueing %zu bytes", len);
     bool rndv = sync || len > me->par.eager_max;
     s->rec.type = rndv ? TP_RTS : TP_EAGER;
+    if (rndv)
+        me->stats.rndv++;
+    else
+        me->stats.eager++;
     s->rec.ctx = ctx;
     s->rec.tag = tag;
     s->rec.total = len;

@@ -53,6 +53,29 @@ static void case_order(void *arg)
     enum { N = 40, BIG = 9000 };
     unsigned char *b = malloc(BIG);
     ck_assert_ptr_nonnull(b);
+    /* First all unexpected: the receiver starts once every message is in
+     * (Isends: bundled, they fit the pair buffer; blocking sends of one
+     * slot each would not, and MPI_Send may then wait for the receiver). */
+    if (mt_rank() == 0) {
+        MPI_Request rq[N];
+        unsigned char small[N][N];
+        for (unsigned m = 0; m < N; m++) {
+            mt_fill(small[m], m, m);
+            OK(MPI_Isend(small[m], (int)m, MPI_BYTE, 1, 4, MPI_COMM_WORLD, &rq[m]));
+        }
+        OK(MPI_Waitall(N, rq, MPI_STATUSES_IGNORE));
+        harness_barrier();
+    } else {
+        harness_barrier();
+        for (unsigned m = 0; m < N; m++) {
+            MPI_Status st;
+            int c;
+            OK(MPI_Recv(b, BIG, MPI_BYTE, MPI_ANY_SOURCE, 4, MPI_COMM_WORLD, &st));
+            OK(MPI_Get_count(&st, MPI_BYTE, &c));
+            ck_assert_int_eq(c, (int)m);
+            mt_expect(b, (size_t)c, m);
+        }
+    }
     if (mt_rank() == 0) {
         for (unsigned m = 0; m < N; m++) {
             size_t len = m % 2 ? BIG : m;
@@ -126,12 +149,20 @@ static void case_window(void *arg)
         unsigned char *b = malloc(W * len);
         ck_assert_ptr_nonnull(b);
         MPI_Request rq[W];
+        struct mpix_lite_stats s0, s1;
+        OK(MPIX_Lite_stats(&s0));
         if (mt_rank() == 0) {
             for (unsigned w = 0; w < W; w++) {
                 mt_fill(b + w * len, len, w);
                 OK(MPI_Isend(b + w * len, (int)len, MPI_BYTE, 1, 100, MPI_COMM_WORLD, &rq[w]));
             }
             OK(MPI_Waitall(W, rq, MPI_STATUSES_IGNORE));
+            OK(MPIX_Lite_stats(&s1));
+            if (len <= 8) /* 64 small Isends bundled into one slot (56 B records) */
+                ck_assert_uint_eq(s1.slots - s0.slots, 1);
+            else /* fragmented: at least one slot per 4 KiB of data */
+                ck_assert_uint_ge(s1.slots - s0.slots, W * len / MPIX_LITE_SLOT_BYTES);
+            ck_assert_uint_eq(s1.eager - s0.eager, len <= MPIX_LITE_EAGER_MAX ? W : 0);
             int ack;
             OK(MPI_Recv(&ack, 1, MPI_INT, 1, 101, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
             ck_assert_int_eq(ack, (int)len);
@@ -175,6 +206,8 @@ static void boundaries(size_t eager, unsigned node_ranks)
     }
     for (int round = 0; round < 2; round++) {
         int sender = round; /* rank 0 sends first, then 1 echoes */
+        struct mpix_lite_stats s0, s1;
+        OK(MPIX_Lite_stats(&s0));
         for (unsigned k = 0; k < K; k++) {
             if (r == sender) {
                 if (round == 0) mt_fill(b[k], sizes[k], k);
@@ -187,6 +220,14 @@ static void boundaries(size_t eager, unsigned node_ranks)
         }
         MPI_Status st[K];
         OK(MPI_Waitall(K, rq, st));
+        OK(MPIX_Lite_stats(&s1));
+        if (r == sender) {
+            size_t bytes = 0;
+            for (unsigned k = 0; k < K; k++) bytes += sizes[k];
+            /* Every payload byte went through a slot: fragments of at most PAYLOAD. */
+            ck_assert_uint_ge(s1.slots - s0.slots, bytes / PAYLOAD);
+            ck_assert_uint_eq(s1.dma_slots - s0.dma_slots, node_ranks ? s1.slots - s0.slots : 0);
+        }
         if (r != sender)
             for (unsigned k = 0; k < K; k++) {
                 int c;
@@ -244,6 +285,10 @@ static void case_switch(void *arg)
         ck_assert_ptr_null(rq[0]);    /* eager: done */
         ck_assert_ptr_nonnull(rq[1]); /* rendezvous: waits for the receive */
         ck_assert_ptr_nonnull(rq[2]); /* synchronous */
+        struct mpix_lite_stats s;
+        OK(MPIX_Lite_stats(&s));
+        ck_assert_uint_eq(s.eager, 1);
+        ck_assert_uint_eq(s.rndv, 2);
         harness_barrier();
         OK(MPI_Waitall(3, rq, MPI_STATUSES_IGNORE));
     } else {
