@@ -127,8 +127,8 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     struct ml_comm *cm;
     struct ml_rank *me = ml_rank_or_die("MPI_Scatter");
     bool inplace = recvbuf == MPI_IN_PLACE;
-    int e = check("MPI_Scatter", c, inplace ? 0 : recvcount, inplace ? MPI_BYTE : recvtype, root,
-                  &cm);
+    int e =
+        check("MPI_Scatter", c, inplace ? 0 : recvcount, inplace ? MPI_BYTE : recvtype, root, &cm);
     if (e) return e;
     if (cm->rank != root) {
         crecv(me, cm, recvbuf, recvcount, recvtype, root, TAG_SCATTER);
@@ -158,8 +158,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 {
     struct ml_rank *me = ml_rank_or_die("MPI_Allgather");
     struct ml_comm *cm = ml_comm(me, c);
-    if (!cm)
-        return ml_err(MPI_COMM_WORLD, MPI_ERR_COMM, "MPI_Allgather", "communicator %d", c);
+    if (!cm) return ml_err(MPI_COMM_WORLD, MPI_ERR_COMM, "MPI_Allgather", "communicator %d", c);
     struct ml_type *rt;
     int e = ml_check_buf(c, "MPI_Allgather", recvcount, recvtype, &rt);
     if (e) return e;
@@ -194,8 +193,8 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     MPI_Request *r = calloc(2 * (size_t)n, sizeof *r);
     if (!r) ml_fatal("MPI_Alltoall", MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < n; i++)
-        ml_irecv(me, (char *)recvbuf + (size_t)i * recvcount * rt->extent, recvcount, recvtype,
-                 rt, cm->world[i], TAG_ALLTOALL, cm->ctx + 1, &r[i]);
+        ml_irecv(me, (char *)recvbuf + (size_t)i * recvcount * rt->extent, recvcount, recvtype, rt,
+                 cm->world[i], TAG_ALLTOALL, cm->ctx + 1, &r[i]);
     for (int k = 0; k < n; k++) { /* staggered, so not everyone sends to rank 0 first */
         int i = (cm->rank + k) % n;
         ml_isend(me, (const char *)sendbuf + (size_t)i * sendcount * st->extent, sendcount, st,
@@ -207,8 +206,8 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 }
 
 /* Reduce into the root in rank order (the same result on every run). */
-static int reduce(const char *call, const void *sendbuf, void *recvbuf, int count,
-                  MPI_Datatype t, MPI_Op op, int root, MPI_Comm c)
+static int reduce(const char *call, const void *sendbuf, void *recvbuf, int count, MPI_Datatype t,
+                  MPI_Op op, int root, MPI_Comm c)
 {
     struct ml_comm *cm;
     int e = check(call, c, count, t, root, &cm);
@@ -242,8 +241,8 @@ static int reduce(const char *call, const void *sendbuf, void *recvbuf, int coun
     return MPI_SUCCESS;
 }
 
-int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
-               int root, MPI_Comm c)
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op, int root,
+               MPI_Comm c)
 {
     return reduce("MPI_Reduce", sendbuf, recvbuf, count, t, op, root, c);
 }

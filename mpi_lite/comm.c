@@ -60,8 +60,8 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
                       ML_MAX_COMMS - 3);
     }
     memcpy(w, c->world, (size_t)c->size * sizeof *w);
-    me->comms[h] = (struct ml_comm){.used = true, .ctx = ctx, .rank = c->rank, .size = c->size,
-                                    .world = w, .eh = c->eh};
+    me->comms[h] = (struct ml_comm){
+        .used = true, .ctx = ctx, .rank = c->rank, .size = c->size, .world = w, .eh = c->eh};
     *newcomm = h;
     return MPI_SUCCESS;
 }
@@ -111,8 +111,8 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
         return ml_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_split", "more than %d communicators",
                       ML_MAX_COMMS - 3);
     }
-    me->comms[h] = (struct ml_comm){.used = true, .ctx = ctx, .rank = myrank, .size = k,
-                                    .world = w, .eh = c->eh};
+    me->comms[h] = (struct ml_comm){
+        .used = true, .ctx = ctx, .rank = myrank, .size = k, .world = w, .eh = c->eh};
     *newcomm = h;
     return MPI_SUCCESS;
 }

@@ -7,14 +7,22 @@
 #include "ml.h"
 
 static const char *const names[MPI_ERR_LASTCODE] = {
-    [MPI_SUCCESS] = "MPI_SUCCESS",         [MPI_ERR_BUFFER] = "MPI_ERR_BUFFER",
-    [MPI_ERR_COUNT] = "MPI_ERR_COUNT",     [MPI_ERR_TYPE] = "MPI_ERR_TYPE",
-    [MPI_ERR_TAG] = "MPI_ERR_TAG",         [MPI_ERR_COMM] = "MPI_ERR_COMM",
-    [MPI_ERR_RANK] = "MPI_ERR_RANK",       [MPI_ERR_REQUEST] = "MPI_ERR_REQUEST",
-    [MPI_ERR_ROOT] = "MPI_ERR_ROOT",       [MPI_ERR_OP] = "MPI_ERR_OP",
-    [MPI_ERR_ARG] = "MPI_ERR_ARG",         [MPI_ERR_TRUNCATE] = "MPI_ERR_TRUNCATE",
-    [MPI_ERR_OTHER] = "MPI_ERR_OTHER",     [MPI_ERR_INTERN] = "MPI_ERR_INTERN",
-    [MPI_ERR_IN_STATUS] = "MPI_ERR_IN_STATUS", [MPI_ERR_NO_MEM] = "MPI_ERR_NO_MEM",
+    [MPI_SUCCESS] = "MPI_SUCCESS",
+    [MPI_ERR_BUFFER] = "MPI_ERR_BUFFER",
+    [MPI_ERR_COUNT] = "MPI_ERR_COUNT",
+    [MPI_ERR_TYPE] = "MPI_ERR_TYPE",
+    [MPI_ERR_TAG] = "MPI_ERR_TAG",
+    [MPI_ERR_COMM] = "MPI_ERR_COMM",
+    [MPI_ERR_RANK] = "MPI_ERR_RANK",
+    [MPI_ERR_REQUEST] = "MPI_ERR_REQUEST",
+    [MPI_ERR_ROOT] = "MPI_ERR_ROOT",
+    [MPI_ERR_OP] = "MPI_ERR_OP",
+    [MPI_ERR_ARG] = "MPI_ERR_ARG",
+    [MPI_ERR_TRUNCATE] = "MPI_ERR_TRUNCATE",
+    [MPI_ERR_OTHER] = "MPI_ERR_OTHER",
+    [MPI_ERR_INTERN] = "MPI_ERR_INTERN",
+    [MPI_ERR_IN_STATUS] = "MPI_ERR_IN_STATUS",
+    [MPI_ERR_NO_MEM] = "MPI_ERR_NO_MEM",
 };
 
 static const char *const texts[MPI_ERR_LASTCODE] = {
@@ -69,7 +77,7 @@ int ml_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
     if (c && c->eh == MPI_ERRORS_RETURN) return code;
     va_list ap;
     va_start(ap, fmt);
-    vreport(me ? me->rank : -1, call, code, fmt, ap);
+    vreport(me && me->initialized ? me->rank : -1, call, code, fmt, ap);
     va_end(ap);
     abort();
 }

@@ -14,14 +14,17 @@ struct ml_rank *ml_me(void)
     return p == &finalized_mark ? NULL : p;
 }
 
-static bool is_finalized(void) { return *plat_core_slot(PLAT_SLOT_MPI) == &finalized_mark; }
+static bool is_finalized(void)
+{
+    return *plat_core_slot(PLAT_SLOT_MPI) == &finalized_mark;
+}
 
 struct ml_rank *ml_rank_or_die(const char *call)
 {
     struct ml_rank *me = ml_me();
     if (!me || !me->initialized)
-        ml_fatal(call, MPI_ERR_OTHER, "called %s", is_finalized() ? "after MPI_Finalize"
-                                                                  : "before MPI_Init");
+        ml_fatal(call, MPI_ERR_OTHER, "called %s",
+                 is_finalized() ? "after MPI_Finalize" : "before MPI_Init");
     plat_work_cycles(me->call_cycles); /* every MPI call's entry: checks, handles */
     return me;
 }
@@ -34,8 +37,8 @@ static struct ml_rank *rank_record(const char *call)
     if (me) return me;
     me = calloc(1, sizeof *me);
     if (!me) ml_fatal(call, MPI_ERR_NO_MEM, "out of memory");
-    me->par = (struct mpix_lite_params){MPIX_LITE_SLOT_BYTES, MPIX_LITE_SLOTS,
-                                        MPIX_LITE_EAGER_MAX, 0};
+    me->par =
+        (struct mpix_lite_params){MPIX_LITE_SLOT_BYTES, MPIX_LITE_SLOTS, MPIX_LITE_EAGER_MAX, 0};
     *plat_core_slot(PLAT_SLOT_MPI) = me;
     return me;
 }
@@ -43,8 +46,7 @@ static struct ml_rank *rank_record(const char *call)
 int MPIX_Lite_set_params(const struct mpix_lite_params *p)
 {
     struct ml_rank *me = rank_record("MPIX_Lite_set_params");
-    if (me->initialized)
-        ml_fatal("MPIX_Lite_set_params", MPI_ERR_OTHER, "called after MPI_Init");
+    if (me->initialized) ml_fatal("MPIX_Lite_set_params", MPI_ERR_OTHER, "called after MPI_Init");
     if (!p) ml_fatal("MPIX_Lite_set_params", MPI_ERR_ARG, "params NULL");
     struct mpix_lite_params q = me->par;
     if (p->slot_bytes) q.slot_bytes = p->slot_bytes;
@@ -63,8 +65,12 @@ static void add_comm(struct ml_rank *me, int h, int ctx, int rank, int size, con
     int *w = malloc((size_t)size * sizeof *w);
     if (!w) ml_fatal("MPI_Init", MPI_ERR_NO_MEM, "out of memory");
     memcpy(w, world, (size_t)size * sizeof *w);
-    me->comms[h] = (struct ml_comm){.used = true, .ctx = ctx, .rank = rank, .size = size,
-                                    .world = w, .eh = MPI_ERRORS_ARE_FATAL};
+    me->comms[h] = (struct ml_comm){.used = true,
+                                    .ctx = ctx,
+                                    .rank = rank,
+                                    .size = size,
+                                    .world = w,
+                                    .eh = MPI_ERRORS_ARE_FATAL};
 }
 
 int MPI_Init(int *argc, char ***argv)

@@ -40,8 +40,8 @@ struct ml_type {
 /* ---- communicators (comm.c) ---- */
 struct ml_comm {
     bool used;
-    int ctx;    /* context id: point-to-point uses ctx, collectives ctx + 1 */
-    int rank;   /* the caller's rank in it */
+    int ctx;  /* context id: point-to-point uses ctx, collectives ctx + 1 */
+    int rank; /* the caller's rank in it */
     int size;
     int *world; /* comm rank -> world rank */
     MPI_Errhandler eh;
@@ -52,10 +52,10 @@ enum ml_rkind { ML_SEND, ML_RECV };
 struct ml_request {
     enum ml_rkind kind;
     bool done;
-    bool cts;        /* a rendezvous send: the receiver's CTS arrived */
-    MPI_Status st;   /* filled at completion */
+    bool cts;      /* a rendezvous send: the receiver's CTS arrived */
+    MPI_Status st; /* filled at completion */
     /* receive: where the bytes go (packed; unpacked at completion) */
-    void *user;      /* the user's buffer */
+    void *user; /* the user's buffer */
     int count;
     MPI_Datatype type;
     char *pack;      /* bytes land here; == user for contiguous types */
@@ -66,8 +66,8 @@ struct ml_request {
     int tag, ctx;
     struct ml_request *next; /* posted queue */
     /* send */
-    const char *sdata;       /* packed bytes to send */
-    char *sown;              /* a packed copy this request owns, freed at completion */
+    const char *sdata; /* packed bytes to send */
+    char *sown;        /* a packed copy this request owns, freed at completion */
 };
 
 /* An unexpected message (match.c): arrived before its receive was posted. */
@@ -110,7 +110,7 @@ void ml_fatal(const char *call, int code, const char *fmt, ...)
 const char *ml_class_name(int code);
 
 /* ---- argument checks (comm.c, type.c) ---- */
-struct ml_comm *ml_comm(struct ml_rank *me, MPI_Comm c); /* NULL if invalid */
+struct ml_comm *ml_comm(struct ml_rank *me, MPI_Comm c);     /* NULL if invalid */
 struct ml_type *ml_type(struct ml_rank *me, MPI_Datatype t); /* NULL if invalid or uncommitted */
 /* Checks shared by the point-to-point calls: 0 or the error's return value. */
 int ml_check_buf(MPI_Comm c, const char *call, int count, MPI_Datatype t, struct ml_type **ty);
@@ -156,8 +156,8 @@ int ml_wait(struct ml_rank *me, MPI_Request *r, MPI_Status *st);
 int tp_init(struct ml_rank *me);
 void tp_fini(struct ml_rank *me);
 /* Queue a message to dst_world: eager or rendezvous by size (sync forces rendezvous). */
-void tp_send(struct ml_rank *me, struct ml_request *r, int dst_world, int tag, int ctx,
-             size_t len, bool sync);
+void tp_send(struct ml_rank *me, struct ml_request *r, int dst_world, int tag, int ctx, size_t len,
+             bool sync);
 /* A posted receive matched an unexpected rendezvous envelope: send the CTS. */
 void tp_cts(struct ml_rank *me, struct ml_unexp *u, struct ml_request *r);
 /* Move what can move: send queues, incoming slots; publish open slots. */

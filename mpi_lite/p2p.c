@@ -23,8 +23,8 @@ int ml_isend(struct ml_rank *me, const void *buf, int count, struct ml_type *ty,
     return MPI_SUCCESS;
 }
 
-int ml_irecv(struct ml_rank *me, void *buf, int count, MPI_Datatype t, struct ml_type *ty,
-             int src, int tag, int ctx, MPI_Request *out)
+int ml_irecv(struct ml_rank *me, void *buf, int count, MPI_Datatype t, struct ml_type *ty, int src,
+             int tag, int ctx, MPI_Request *out)
 {
     struct ml_request *r = ml_req_new(ML_RECV);
     r->user = buf;

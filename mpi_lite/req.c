@@ -49,7 +49,10 @@ static void give_status(struct ml_rank *me, struct ml_request *r, MPI_Status *st
     }
 }
 
-static bool req_done(void *a) { return (*(struct ml_request **)a)->done; }
+static bool req_done(void *a)
+{
+    return (*(struct ml_request **)a)->done;
+}
 
 int ml_wait(struct ml_rank *me, MPI_Request *rp, MPI_Status *st)
 {
@@ -57,8 +60,10 @@ int ml_wait(struct ml_rank *me, MPI_Request *rp, MPI_Status *st)
         if (st) *st = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG};
         return MPI_SUCCESS;
     }
-    if (!(*rp)->done) tp_wait(me, req_done, rp);
-    else tp_progress(me); /* what the call queued goes out (bundled slots) */
+    if (!(*rp)->done)
+        tp_wait(me, req_done, rp);
+    else
+        tp_progress(me); /* what the call queued goes out (bundled slots) */
     struct ml_request *r = *rp;
     give_status(me, r, st);
     int e = r->st.MPI_ERROR;
@@ -148,7 +153,8 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *statu
 {
     struct ml_rank *me = ml_rank_or_die("MPI_Waitany");
     if (count < 0 || !index)
-        return ml_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "MPI_Waitany", "count %d or index NULL", count);
+        return ml_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "MPI_Waitany", "count %d or index NULL",
+                      count);
     struct many m = {count, requests, true};
     tp_wait(me, many_done, &m);
     *index = MPI_UNDEFINED;

@@ -52,8 +52,12 @@ void ml_types_init(struct ml_rank *me)
 {
     for (int t = 1; t < ML_NBASIC; t++) {
         struct ml_type *ty = &me->types[t];
-        *ty = (struct ml_type){.used = true, .committed = true, .size = basic_size[t],
-                               .extent = basic_size[t], .base = t, .contig = true};
+        *ty = (struct ml_type){.used = true,
+                               .committed = true,
+                               .size = basic_size[t],
+                               .extent = basic_size[t],
+                               .base = t,
+                               .contig = true};
     }
 }
 
@@ -81,8 +85,7 @@ int ml_check_buf(MPI_Comm c, const char *call, int count, MPI_Datatype t, struct
         return ml_err(MPI_COMM_WORLD, MPI_ERR_COMM, call, "communicator %d is not valid", c);
     if (count < 0) return ml_err(c, MPI_ERR_COUNT, call, "count %d is negative", count);
     *ty = ml_type(me, t);
-    if (!*ty)
-        return ml_err(c, MPI_ERR_TYPE, call, "datatype %d is not a committed datatype", t);
+    if (!*ty) return ml_err(c, MPI_ERR_TYPE, call, "datatype %d is not a committed datatype", t);
     return MPI_SUCCESS;
 }
 
@@ -135,8 +138,12 @@ static int make(MPI_Datatype *out, MPI_Datatype old, int count, int blocklen, lo
             }
     struct ml_type *ty = &me->types[slot];
     size_t span = count ? ((size_t)(count - 1) * (size_t)stride + (size_t)blocklen) * o->extent : 0;
-    *ty = (struct ml_type){.used = true, .size = (size_t)count * (size_t)blocklen * o->size,
-                           .extent = span, .base = o->base, .blk = b, .nblk = k};
+    *ty = (struct ml_type){.used = true,
+                           .size = (size_t)count * (size_t)blocklen * o->size,
+                           .extent = span,
+                           .base = o->base,
+                           .blk = b,
+                           .nblk = k};
     ty->contig = k == 0 || (k == 1 && b[0].off == 0 && ty->extent == ty->size);
     *out = slot;
     return MPI_SUCCESS;

@@ -3,8 +3,14 @@
 
 #include "ml.h"
 
-double MPI_Wtime(void) { return (double)plat_now_ns() * 1e-9; }
-double MPI_Wtick(void) { return 1e-9; }
+double MPI_Wtime(void)
+{
+    return (double)plat_now_ns() * 1e-9;
+}
+double MPI_Wtick(void)
+{
+    return 1e-9;
+}
 
 int MPI_Get_processor_name(char *name, int *resultlen)
 {

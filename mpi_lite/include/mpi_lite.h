@@ -17,10 +17,10 @@ extern "C" {
 #endif
 
 struct mpix_lite_params {
-    size_t slot_bytes;     /* bytes per slot of a pair buffer, header included (default 4096) */
-    unsigned slots;        /* slots per pair buffer (default 16) */
-    size_t eager_max;      /* largest message sent eagerly; larger: rendezvous (default 16384) */
-    unsigned node_ranks;   /* ranks per node: rank / node_ranks is its node (default: all) */
+    size_t slot_bytes;   /* bytes per slot of a pair buffer, header included (default 4096) */
+    unsigned slots;      /* slots per pair buffer (default 16) */
+    size_t eager_max;    /* largest message sent eagerly; larger: rendezvous (default 16384) */
+    unsigned node_ranks; /* ranks per node: rank / node_ranks is its node (default: all) */
 };
 
 #define MPIX_LITE_SLOT_BYTES 4096

@@ -6,9 +6,18 @@
 
 #define LINE 64 /* counters of different writers on different cache lines */
 
-static size_t hdr_bytes(void) { return 2 * LINE; }
-static size_t bells_bytes(int n) { return (size_t)n * LINE; }
-static size_t pairs_bytes(int n) { return (size_t)n * (size_t)n * LINE; }
+static size_t hdr_bytes(void)
+{
+    return 2 * LINE;
+}
+static size_t bells_bytes(int n)
+{
+    return (size_t)n * LINE;
+}
+static size_t pairs_bytes(int n)
+{
+    return (size_t)n * (size_t)n * LINE;
+}
 
 uint64_t *tp_bell(struct tp_world *w, int rank)
 {
@@ -17,10 +26,14 @@ uint64_t *tp_bell(struct tp_world *w, int rank)
 
 static char *pair(struct tp_world *w, int from, int to)
 {
-    return w->base + hdr_bytes() + bells_bytes(w->n) + ((size_t)from * (size_t)w->n + (size_t)to) * LINE;
+    return w->base + hdr_bytes() + bells_bytes(w->n) +
+           ((size_t)from * (size_t)w->n + (size_t)to) * LINE;
 }
 
-uint64_t *tp_tail(struct tp_world *w, int from, int to) { return (uint64_t *)pair(w, from, to); }
+uint64_t *tp_tail(struct tp_world *w, int from, int to)
+{
+    return (uint64_t *)pair(w, from, to);
+}
 uint64_t *tp_head(struct tp_world *w, int from, int to)
 {
     return (uint64_t *)(pair(w, from, to) + LINE / 2);

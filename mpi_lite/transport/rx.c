@@ -49,8 +49,12 @@ static void on_first(struct ml_rank *me, int src, struct tp_rx *rx, const struct
         }
         struct ml_unexp *u = calloc(1, sizeof *u);
         if (!u) ml_fatal("MPI_Recv", MPI_ERR_NO_MEM, "out of memory for an envelope");
-        *u = (struct ml_unexp){.src_world = src, .tag = h->tag, .ctx = h->ctx,
-                               .total = h->total, .rts = true, .sreq = h->sreq};
+        *u = (struct ml_unexp){.src_world = src,
+                               .tag = h->tag,
+                               .ctx = h->ctx,
+                               .total = h->total,
+                               .rts = true,
+                               .sreq = h->sreq};
         ml_unexp_add(me, u);
         return;
     }
@@ -62,10 +66,11 @@ static void on_first(struct ml_rank *me, int src, struct tp_rx *rx, const struct
     }
     struct ml_unexp *u = calloc(1, sizeof *u);
     char *d = malloc(h->total ? h->total : 1);
-    if (!u || !d) ml_fatal("MPI_Recv", MPI_ERR_NO_MEM, "out of memory for %llu unexpected bytes",
-                           (unsigned long long)h->total);
-    *u = (struct ml_unexp){.src_world = src, .tag = h->tag, .ctx = h->ctx, .total = h->total,
-                           .data = d};
+    if (!u || !d)
+        ml_fatal("MPI_Recv", MPI_ERR_NO_MEM, "out of memory for %llu unexpected bytes",
+                 (unsigned long long)h->total);
+    *u = (struct ml_unexp){
+        .src_world = src, .tag = h->tag, .ctx = h->ctx, .total = h->total, .data = d};
     ml_unexp_add(me, u);
     rx->cur_u = u;
     into_unexp(u, p, h->chunk);

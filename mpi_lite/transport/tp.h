@@ -58,8 +58,8 @@ struct tp_tx { /* me -> peer */
     char *stage;   /* composing area for inter-node slots (the DMA's source) */
 };
 
-struct tp_rx { /* peer -> me */
-    uint64_t h; /* slots consumed */
+struct tp_rx {                /* peer -> me */
+    uint64_t h;               /* slots consumed */
     struct ml_request *cur_r; /* the message whose continuations follow */
     struct ml_unexp *cur_u;
 };

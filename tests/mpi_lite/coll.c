@@ -74,7 +74,10 @@ PAIRT(float, fi)
 PAIRT(double, di)
 PAIRT(long, li)
 
-#define T(h, n, T_, k) {h, #h, sizeof(T_), k, set_##n, get_##n}
+#define T(h, n, T_, k)                                                                             \
+    {                                                                                              \
+        h, #h, sizeof(T_), k, set_##n, get_##n                                                     \
+    }
 static const struct ty types[] = {
     T(MPI_CHAR, char, char, INTEGER),
     T(MPI_SIGNED_CHAR, schar, signed char, INTEGER),
@@ -104,8 +107,8 @@ static const struct ty types[] = {
     T(MPI_LONG_INT, li, struct p_li, PAIR),
 };
 
-static const MPI_Op ops[] = {MPI_SUM,  MPI_PROD, MPI_MIN, MPI_MAX,    MPI_LAND,
-                             MPI_LOR,  MPI_BAND, MPI_BOR, MPI_MAXLOC, MPI_MINLOC};
+static const MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX,    MPI_LAND,
+                             MPI_LOR, MPI_BAND, MPI_BOR, MPI_MAXLOC, MPI_MINLOC};
 
 static bool applies(MPI_Op op, enum kind k)
 {
@@ -117,20 +120,32 @@ static bool applies(MPI_Op op, enum kind k)
 /* Rank r's element i: small values with ties (MAXLOC/MINLOC) and, in the
  * last element, zeros (LAND, PROD, MIN). Sums and products that leave a
  * small type wrap around as the type does; expect() compares in the type. */
-static long val(int r, int i) { return i < 2 ? 1 + (r * 5 + i) % 2 : r % 3; }
+static long val(int r, int i)
+{
+    return i < 2 ? 1 + (r * 5 + i) % 2 : r % 3;
+}
 
 static long fold(MPI_Op op, long a, long b)
 {
     switch (op) {
-    case MPI_SUM: return a + b;
-    case MPI_PROD: return a * b;
-    case MPI_MIN: return a < b ? a : b;
-    case MPI_MAX: return a > b ? a : b;
-    case MPI_LAND: return a && b;
-    case MPI_LOR: return a || b;
-    case MPI_BAND: return a & b;
-    case MPI_BOR: return a | b;
-    default: return 0;
+    case MPI_SUM:
+        return a + b;
+    case MPI_PROD:
+        return a * b;
+    case MPI_MIN:
+        return a < b ? a : b;
+    case MPI_MAX:
+        return a > b ? a : b;
+    case MPI_LAND:
+        return a && b;
+    case MPI_LOR:
+        return a || b;
+    case MPI_BAND:
+        return a & b;
+    case MPI_BOR:
+        return a | b;
+    default:
+        return 0;
     }
 }
 
@@ -156,9 +171,10 @@ static void expect(const struct ty *ty, MPI_Op op, int n, const void *got, int i
     ty->set(tmp, 0, want, widx);
     int dummy = 0;
     want = ty->get(tmp, 0, &dummy); /* in the type's own range */
-    if (ty->kind == PAIR) ck_assert_msg(idx == widx, "%s op %d: index %d, want %d", ty->name, op, idx, widx);
-    ck_assert_msg(g == want, "%s op %d element %d over %d ranks: %ld, want %ld", ty->name, op, i,
-                  n, g, want);
+    if (ty->kind == PAIR)
+        ck_assert_msg(idx == widx, "%s op %d: index %d, want %d", ty->name, op, idx, widx);
+    ck_assert_msg(g == want, "%s op %d element %d over %d ranks: %ld, want %ld", ty->name, op, i, n,
+                  g, want);
 }
 
 static void reductions(int r, int n)
@@ -232,8 +248,8 @@ static void bcast_nodes(int r, int n)
         for (int i = 0; i < 2 * LEN; i++) m[i] = r == root ? i : -1;
         OK(MPI_Bcast(m, 1, every_other, root, MPI_COMM_WORLD));
         for (int i = 0; i < 2 * LEN; i++)
-            ck_assert_msg(m[i] == (i % 2 == 0 || r == root ? i : -1), "rank %d root %d: m[%d] = %g", r,
-                          root, i, m[i]);
+            ck_assert_msg(m[i] == (i % 2 == 0 || r == root ? i : -1), "rank %d root %d: m[%d] = %g",
+                          r, root, i, m[i]);
     }
     OK(MPI_Type_free(&every_other));
     free(m);
@@ -262,4 +278,7 @@ static const struct harness_case cases[] = {
     {.name = "coll8", .core = case_coll, .cores = 8},
 };
 
-void mt_coll_cases(void) { harness_add_cases("mpi_coll", cases, HARNESS_COUNT(cases)); }
+void mt_coll_cases(void)
+{
+    harness_add_cases("mpi_coll", cases, HARNESS_COUNT(cases));
+}

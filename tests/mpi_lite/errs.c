@@ -69,8 +69,7 @@ static void child(void *arg)
 }
 
 /* Run core on cores cores in a child; its wait status and stderr (buf). */
-static int die(const struct harness_env *env, void (*core)(void *), int cores, char *buf,
-               size_t n)
+static int die(const struct harness_env *env, void (*core)(void *), int cores, char *buf, size_t n)
 {
     struct death d = {env, core, cores, ""};
     snprintf(d.path, sizeof d.path, "/tmp/mpi_lite_test.%d.err", (int)getpid());
@@ -144,4 +143,7 @@ static const struct harness_case cases[] = {
     {.name = "abort", .test = test_abort},
 };
 
-void mt_err_cases(void) { harness_add_cases("mpi_err", cases, HARNESS_COUNT(cases)); }
+void mt_err_cases(void)
+{
+    harness_add_cases("mpi_err", cases, HARNESS_COUNT(cases));
+}

@@ -14,7 +14,10 @@ void mt_init(const struct mpix_lite_params *p);
 int mt_rank(void);
 int mt_size(void);
 /* A byte pattern of message m, byte i. */
-static inline unsigned char mt_byte(unsigned m, size_t i) { return (unsigned char)(m * 31u + i * 7u + (i >> 8)); }
+static inline unsigned char mt_byte(unsigned m, size_t i)
+{
+    return (unsigned char)(m * 31u + i * 7u + (i >> 8));
+}
 void mt_fill(unsigned char *b, size_t n, unsigned m);
 void mt_expect(const unsigned char *b, size_t n, unsigned m);
 

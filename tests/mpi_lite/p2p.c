@@ -5,7 +5,7 @@
 
 #include "mt.h"
 
-#define SLOT 1024 /* the small slot of the boundary cases */
+#define SLOT 1024               /* the small slot of the boundary cases */
 #define PAYLOAD (SLOT - 8 - 40) /* what one record of one slot carries */
 
 /* Tags out of order, then by source with MPI_ANY_SOURCE and MPI_ANY_TAG. */
@@ -190,12 +190,11 @@ static void case_window(void *arg)
  * round are queued together, so small ones share (bundle into) slots. */
 static void boundaries(size_t eager, unsigned node_ranks)
 {
-    struct mpix_lite_params p = {.slot_bytes = SLOT, .slots = 4, .eager_max = eager,
-                                 .node_ranks = node_ranks};
+    struct mpix_lite_params p = {
+        .slot_bytes = SLOT, .slots = 4, .eager_max = eager, .node_ranks = node_ranks};
     mt_init(&p);
-    static const size_t sizes[] = {0,           1,           PAYLOAD - 1, PAYLOAD, PAYLOAD + 1,
-                                   SLOT - 1,    SLOT,        SLOT + 1,    4095,    4096,
-                                   4097,        1u << 20};
+    static const size_t sizes[] = {0,    1,        PAYLOAD - 1, PAYLOAD, PAYLOAD + 1, SLOT - 1,
+                                   SLOT, SLOT + 1, 4095,        4096,    4097,        1u << 20};
     enum { K = HARNESS_COUNT(sizes) };
     unsigned char *b[K];
     MPI_Request rq[K];
@@ -454,4 +453,7 @@ static const struct harness_case cases[] = {
     {.name = "comms", .core = case_comms, .cores = 5},
 };
 
-void mt_p2p_cases(void) { harness_add_cases("mpi_p2p", cases, HARNESS_COUNT(cases)); }
+void mt_p2p_cases(void)
+{
+    harness_add_cases("mpi_p2p", cases, HARNESS_COUNT(cases));
+}
