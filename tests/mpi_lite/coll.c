@@ -223,12 +223,24 @@ static void movers(int r, int n)
     memset(all, 0, (size_t)n * CNT * sizeof *all);
     OK(MPI_Allgather(mine, CNT, MPI_INT, all, CNT, MPI_INT, MPI_COMM_WORLD));
     for (int k = 0; k < n * CNT; k++) ck_assert_int_eq(all[k], (k / CNT) * 100 + k % CNT);
+    /* MPI_IN_PLACE: each rank's part is in recvbuf already */
+    for (int k = 0; k < n * CNT; k++) all[k] = k / CNT == r ? (k / CNT) * 100 + k % CNT : -1;
+    OK(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, CNT, MPI_INT, MPI_COMM_WORLD));
+    for (int k = 0; k < n * CNT; k++) ck_assert_int_eq(all[k], (k / CNT) * 100 + k % CNT);
     int *send = malloc((size_t)n * sizeof *send), *recv = malloc((size_t)n * sizeof *recv);
     ck_assert(send && recv);
     for (int k = 0; k < n; k++) send[k] = r * 100 + k;
     OK(MPI_Alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, MPI_COMM_WORLD));
     for (int k = 0; k < n; k++) ck_assert_int_eq(recv[k], k * 100 + r);
     OK(MPI_Barrier(MPI_COMM_WORLD));
+    int acc[CNT];
+    for (int i = 0; i < CNT; i++) acc[i] = r + i;
+    if (r == 0) /* MPI_IN_PLACE at the root */
+        OK(MPI_Reduce(MPI_IN_PLACE, acc, CNT, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD));
+    else
+        OK(MPI_Reduce(acc, NULL, CNT, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD));
+    if (r == 0)
+        for (int i = 0; i < CNT; i++) ck_assert_int_eq(acc[i], n * (n - 1) / 2 + n * i);
     free(send);
     free(recv);
     free(all);
