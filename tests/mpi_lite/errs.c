@@ -136,11 +136,48 @@ static void test_abort(const struct harness_env *env)
                   "stderr: %s", err);
 }
 
+/* A rank that leaves without MPI_Finalize while the other waits for it: in
+ * simulation the run ends with the deadlock report naming the waiting core,
+ * it does not hang. (Natively that waits for ever, like any MPI: mpirun's
+ * part is to notice a dead process.) */
+static void core_leaves(void *arg)
+{
+    (void)arg;
+    mt_init(NULL);
+    int v;
+    if (mt_rank() == 0) MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+struct leave {
+    const struct harness_env *env;
+    char *page; /* plat_run's result and message, for the parent */
+};
+
+static void leave_child(void *arg)
+{
+    struct leave *l = arg;
+    struct conf *pf = harness_platform(HARNESS_SETS("cores=2"), NULL, NULL);
+    int rc =
+        harness_try_run(l->env->backend, pf, HARNESS_SEED, core_leaves, NULL, l->page + 1, 1000);
+    l->page[0] = rc != 0 ? 'F' : 'S';
+    _exit(0); /* the blocked rank's state is never freed: skip the leak check */
+}
+
+static void test_rank_leaves(const struct harness_env *env)
+{
+    struct leave l = {env, harness_page(1024)};
+    int st = harness_fork(leave_child, &l);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %#x", st);
+    ck_assert_msg(l.page[0] == 'F', "the run succeeded");
+    ck_assert_msg(strstr(l.page + 1, "deadlock"), "error: %s", l.page + 1);
+}
+
 static const struct harness_case cases[] = {
     {.name = "classes", .core = case_classes, .cores = 2},
     {.name = "before_init", .test = test_before_init},
     {.name = "fatal", .test = test_fatal},
     {.name = "abort", .test = test_abort},
+    {.name = "rank_leaves", .test = test_rank_leaves, .backends = HARNESS_SIM},
 };
 
 void mt_err_cases(void)
