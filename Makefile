@@ -181,6 +181,20 @@ $(BUILD)/tests/%: $$(call obj,$$(wildcard tests/%/*.c tests/%/*.cpp) $(TEST_COMM
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
+# ---- mpi_lite -----------------------------------------------------------------
+
+# libmpi_lite.a: the light MPI (docs/mpi_lite.md), from mpi_lite/*.c and
+# mpi_lite/transport/*.c (its other folders hold programs). Programs include
+# mpi_lite/include/mpi.h; the test program links the library before RUN_LIBS.
+MPI_SRC := $(wildcard mpi_lite/*.c mpi_lite/transport/*.c)
+MPI_LIB := $(BUILD)/lib/libmpi_lite.a
+$(if $(call dupes,$(MPI_SRC)),$(error MPI_SRC: sources share a base name: $(call dupes,$(MPI_SRC))))
+$(MPI_LIB): $(call obj,$(MPI_SRC))
+$(BUILD)/obj/mpi_lite/%.o $(BUILD)/obj/tests/mpi_lite/%.o: CPPFLAGS += -Impi_lite/include
+$(BUILD)/tests/mpi_lite: $(MPI_LIB)
+$(BUILD)/tests/mpi_lite: RUN_LIBS := $(MPI_LIB) $(RUN_LIBS)
+all: $(MPI_LIB)
+
 # ---- dependencies ------------------------------------------------------------
 
 deps:

@@ -1,0 +1,123 @@
+/* err.c -- error classes, their strings, the two error handlers. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ml.h"
+
+static const char *const names[MPI_ERR_LASTCODE] = {
+    [MPI_SUCCESS] = "MPI_SUCCESS",
+    [MPI_ERR_BUFFER] = "MPI_ERR_BUFFER",
+    [MPI_ERR_COUNT] = "MPI_ERR_COUNT",
+    [MPI_ERR_TYPE] = "MPI_ERR_TYPE",
+    [MPI_ERR_TAG] = "MPI_ERR_TAG",
+    [MPI_ERR_COMM] = "MPI_ERR_COMM",
+    [MPI_ERR_RANK] = "MPI_ERR_RANK",
+    [MPI_ERR_REQUEST] = "MPI_ERR_REQUEST",
+    [MPI_ERR_ROOT] = "MPI_ERR_ROOT",
+    [MPI_ERR_OP] = "MPI_ERR_OP",
+    [MPI_ERR_ARG] = "MPI_ERR_ARG",
+    [MPI_ERR_TRUNCATE] = "MPI_ERR_TRUNCATE",
+    [MPI_ERR_OTHER] = "MPI_ERR_OTHER",
+    [MPI_ERR_INTERN] = "MPI_ERR_INTERN",
+    [MPI_ERR_IN_STATUS] = "MPI_ERR_IN_STATUS",
+    [MPI_ERR_NO_MEM] = "MPI_ERR_NO_MEM",
+};
+
+static const char *const texts[MPI_ERR_LASTCODE] = {
+    [MPI_SUCCESS] = "no error",
+    [MPI_ERR_BUFFER] = "invalid buffer pointer",
+    [MPI_ERR_COUNT] = "invalid count argument",
+    [MPI_ERR_TYPE] = "invalid datatype",
+    [MPI_ERR_TAG] = "invalid tag",
+    [MPI_ERR_COMM] = "invalid communicator",
+    [MPI_ERR_RANK] = "invalid rank",
+    [MPI_ERR_REQUEST] = "invalid request",
+    [MPI_ERR_ROOT] = "invalid root",
+    [MPI_ERR_OP] = "invalid operation",
+    [MPI_ERR_ARG] = "invalid argument",
+    [MPI_ERR_TRUNCATE] = "message truncated",
+    [MPI_ERR_OTHER] = "other error",
+    [MPI_ERR_INTERN] = "internal error",
+    [MPI_ERR_IN_STATUS] = "error code in status",
+    [MPI_ERR_NO_MEM] = "out of memory",
+};
+
+const char *ml_class_name(int code)
+{
+    return code >= 0 && code < MPI_ERR_LASTCODE ? names[code] : "MPI_ERR_UNKNOWN";
+}
+
+static void vreport(int rank, const char *call, int code, const char *fmt, va_list ap)
+{
+    char arg[256];
+    vsnprintf(arg, sizeof arg, fmt, ap);
+    if (rank >= 0)
+        fprintf(stderr, "mpi_lite: rank %d: %s: %s (%s)\n", rank, call, arg, ml_class_name(code));
+    else
+        fprintf(stderr, "mpi_lite: %s: %s (%s)\n", call, arg, ml_class_name(code));
+    fflush(stderr);
+}
+
+void ml_fatal(const char *call, int code, const char *fmt, ...)
+{
+    struct ml_rank *me = ml_me();
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(me && me->initialized ? me->rank : -1, call, code, fmt, ap);
+    va_end(ap);
+    abort();
+}
+
+int ml_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
+{
+    struct ml_rank *me = ml_me();
+    struct ml_comm *c = me ? ml_comm(me, comm) : NULL;
+    if (c && c->eh == MPI_ERRORS_RETURN) return code;
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(me && me->initialized ? me->rank : -1, call, code, fmt, ap);
+    va_end(ap);
+    abort();
+}
+
+int MPI_Error_class(int errorcode, int *errorclass)
+{
+    if (!errorclass || errorcode < 0 || errorcode >= MPI_ERR_LASTCODE)
+        return ml_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class", "error code %d", errorcode);
+    *errorclass = errorcode; /* every code is its own class */
+    return MPI_SUCCESS;
+}
+
+int MPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+    if (!string || !resultlen || errorcode < 0 || errorcode >= MPI_ERR_LASTCODE)
+        return ml_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string", "error code %d", errorcode);
+    int n = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", names[errorcode], texts[errorcode]);
+    *resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
+{
+    struct ml_rank *me = ml_rank_or_die("MPI_Comm_set_errhandler");
+    struct ml_comm *c = ml_comm(me, comm);
+    if (!c)
+        return ml_err(MPI_COMM_WORLD, MPI_ERR_COMM, "MPI_Comm_set_errhandler",
+                      "communicator %d is not valid", comm);
+    if (eh != MPI_ERRORS_ARE_FATAL && eh != MPI_ERRORS_RETURN)
+        return ml_err(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler", "errhandler %d", eh);
+    c->eh = eh;
+    return MPI_SUCCESS;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    struct ml_rank *me = ml_me();
+    fprintf(stderr, "mpi_lite: rank %d: MPI_Abort on communicator %d with error code %d\n",
+            me && me->initialized ? me->rank : -1, comm, errorcode);
+    fflush(stderr);
+    /* Every rank of the run lives in this process: ending it ends them all. */
+    _Exit(errorcode ? errorcode : 1);
+}

@@ -1,0 +1,125 @@
+/* pair.c -- the N x N pair buffers: the shared region, P/V counters, waits. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp.h"
+
+#define LINE 64 /* counters of different writers on different cache lines */
+
+static size_t hdr_bytes(void)
+{
+    return 2 * LINE;
+}
+static size_t bells_bytes(int n)
+{
+    return (size_t)n * LINE;
+}
+static size_t pairs_bytes(int n)
+{
+    return (size_t)n * (size_t)n * LINE;
+}
+
+uint64_t *tp_bell(struct tp_world *w, int rank)
+{
+    return (uint64_t *)(w->base + hdr_bytes() + (size_t)rank * LINE);
+}
+
+static char *pair(struct tp_world *w, int from, int to)
+{
+    return w->base + hdr_bytes() + bells_bytes(w->n) +
+           ((size_t)from * (size_t)w->n + (size_t)to) * LINE;
+}
+
+uint64_t *tp_tail(struct tp_world *w, int from, int to)
+{
+    return (uint64_t *)pair(w, from, to);
+}
+uint64_t *tp_head(struct tp_world *w, int from, int to)
+{
+    return (uint64_t *)(pair(w, from, to) + LINE / 2);
+}
+
+char *tp_slot(struct tp_world *w, int from, int to, uint64_t i)
+{
+    size_t p = (size_t)from * (size_t)w->n + (size_t)to;
+    return w->base + hdr_bytes() + bells_bytes(w->n) + pairs_bytes(w->n) +
+           (p * w->slots + (size_t)(i % w->slots)) * w->slot_bytes;
+}
+
+bool tp_same_node(struct ml_rank *me, int peer)
+{
+    unsigned nr = me->par.node_ranks;
+    return nr == 0 || (unsigned)me->rank / nr == (unsigned)peer / nr;
+}
+
+int tp_init(struct ml_rank *me)
+{
+    struct tp_world *w = calloc(1, sizeof *w);
+    if (!w) return MPI_ERR_NO_MEM;
+    w->n = me->size;
+    w->slot_bytes = me->par.slot_bytes;
+    w->slots = me->par.slots;
+    w->region = hdr_bytes() + bells_bytes(w->n) + pairs_bytes(w->n) +
+                (size_t)w->n * (size_t)w->n * w->slots * w->slot_bytes;
+    int st = 0;
+    /* Every rank maps the same name: the first creates it zeroed. A size that
+     * differs (other parameters on another rank) fails here. */
+    w->base = plat_shared_map("mpi_lite.world", w->region, NULL, &st);
+    w->tx = calloc((size_t)w->n, sizeof *w->tx);
+    w->rx = calloc((size_t)w->n, sizeof *w->rx);
+    if (!w->base || !w->tx || !w->rx) {
+        if (w->base) plat_shared_unmap(w->base);
+        free(w->tx);
+        free(w->rx);
+        free(w);
+        return st == PLAT_EINVAL ? MPI_ERR_ARG : MPI_ERR_NO_MEM;
+    }
+    w->bar = (uint64_t *)w->base;
+    w->bell = tp_bell(w, me->rank);
+    me->tp = w;
+    return MPI_SUCCESS;
+}
+
+void tp_fini(struct ml_rank *me)
+{
+    struct tp_world *w = me->tp;
+    for (int p = 0; p < w->n; p++) {
+        while (w->tx[p].q) {
+            struct tp_sop *s = w->tx[p].q;
+            w->tx[p].q = s->next;
+            free(s);
+        }
+        free(w->tx[p].stage);
+    }
+    plat_shared_unmap(w->base);
+    free(w->tx);
+    free(w->rx);
+    free(w);
+    me->tp = NULL;
+}
+
+void tp_world_barrier(struct ml_rank *me, int which)
+{
+    uint64_t *c = &me->tp->bar[which * (LINE / 8)];
+    uint64_t v = plat_fetch_add64(c, 1) + 1;
+    while (v < (uint64_t)me->size) {
+        plat_poll64(c, v, PLAT_FOREVER);
+        v = plat_load64(c);
+    }
+}
+
+void tp_progress(struct ml_rank *me)
+{
+    tp_rx_progress(me); /* first: frees slots and may queue CTSs */
+    tp_tx_progress(me);
+}
+
+void tp_wait(struct ml_rank *me, bool (*done)(void *), void *arg)
+{
+    for (;;) {
+        uint64_t e = plat_load64(me->tp->bell);
+        tp_progress(me);
+        if (done(arg)) return;
+        plat_poll64(me->tp->bell, e, PLAT_FOREVER);
+    }
+}

@@ -1,0 +1,90 @@
+/*
+ * tp.h -- the HPEPPM transport's layout (paper 002, section 2.1).
+ *
+ * One shared region, "mpi_lite.world", for the whole MPI_COMM_WORLD:
+ *
+ *   header      the two world barriers' counters
+ *   bells       one word per rank: every change a rank must notice (a slot
+ *               filled for it, a slot of its own freed) adds 1 to its bell,
+ *               and a waiting rank polls its bell alone
+ *   pairs       N x N buffer heads, buff_ij for sender i, receiver j: a queue
+ *               of `slots` slots guarded by two P/V counters, `tail` (slots
+ *               filled, V by i, P by j) and `head` (slots freed, V by j, P by
+ *               i). One producer and one consumer each: loads and stores do.
+ *   slots       N x N x slots x slot_bytes
+ *
+ * A slot holds records, SCTP-like chunks: a 40-byte header and up to the
+ * slot's rest of payload. A message longer than a slot is fragmented into a
+ * first record and continuation records in the following slots; records of
+ * several small messages queued together are bundled into one slot.
+ */
+#ifndef MPI_LITE_TP_H
+#define MPI_LITE_TP_H
+
+#include "../ml.h"
+
+enum tp_rtype {
+    TP_EAGER = 1, /* envelope + first fragment of an eager message */
+    TP_RTS,       /* rendezvous: envelope only, the sender waits for a CTS */
+    TP_CTS,       /* rendezvous: the receiver matched, send the data */
+    TP_DATA,      /* rendezvous: first fragment of the data, addressed to rreq */
+    TP_CONT,      /* next fragment of the message in flight on this pair */
+};
+
+struct tp_rec {
+    uint32_t type, chunk; /* chunk: payload bytes following this header */
+    int32_t ctx, tag;
+    uint64_t total;      /* the message's length */
+    uint64_t sreq, rreq; /* the sender's / receiver's request (rendezvous) */
+};
+#define TP_SLOT_HDR 8 /* a slot starts with its used bytes (uint64_t) */
+
+/* One queued transfer to a peer. */
+struct tp_sop {
+    struct tp_rec rec; /* the first record's header */
+    const char *data;
+    size_t len, off;
+    bool started;
+    struct ml_request *req; /* completed when all bytes are in slots (eager, data) */
+    struct tp_sop *next;
+};
+
+struct tp_tx { /* me -> peer */
+    struct tp_sop *q, *qtail;
+    uint64_t t; /* slots filled so far (the next one to open) */
+    bool open;
+    size_t fill;
+    char *compose; /* the open slot, or stage for a peer on another node */
+    char *stage;   /* composing area for inter-node slots (the DMA's source) */
+};
+
+struct tp_rx {                /* peer -> me */
+    uint64_t h;               /* slots consumed */
+    struct ml_request *cur_r; /* the message whose continuations follow */
+    struct ml_unexp *cur_u;
+};
+
+struct tp_world {
+    char *base;
+    size_t region;
+    int n;
+    size_t slot_bytes;
+    unsigned slots;
+    uint64_t *bar;
+    uint64_t *bell; /* mine */
+    struct tp_tx *tx;
+    struct tp_rx *rx;
+    plat_dma dma;
+};
+
+uint64_t *tp_bell(struct tp_world *w, int rank);
+uint64_t *tp_tail(struct tp_world *w, int from, int to);
+uint64_t *tp_head(struct tp_world *w, int from, int to);
+char *tp_slot(struct tp_world *w, int from, int to, uint64_t i);
+bool tp_same_node(struct ml_rank *me, int peer);
+
+void tp_tx_progress(struct ml_rank *me);
+void tp_rx_progress(struct ml_rank *me);
+void tp_queue(struct tp_world *w, int peer, struct tp_sop *s);
+
+#endif
