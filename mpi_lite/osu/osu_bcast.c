@@ -40,16 +40,5 @@ static void measure(const struct osu_opts *o, int rank, int nprocs)
 
 int main(int argc, char **argv)
 {
-    int rank, nprocs;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    struct osu_opts o;
-    enum osu_start st =
-        osu_options(&o, "osu_bcast", "Broadcast Latency Test", OSU_COLLECTIVE, argc, argv, rank);
-    int rc = st == OSU_BAD ? 2 : 0;
-    if (st == OSU_RUN) rc = osu_check_procs(&o, rank, nprocs);
-    if (st == OSU_RUN && rc == 0) measure(&o, rank, nprocs);
-    MPI_Finalize();
-    return rc;
+    return osu_main(argc, argv, "osu_bcast", "Broadcast Latency Test", OSU_COLLECTIVE, measure);
 }

@@ -22,8 +22,9 @@
 #define TAG_FROM_0 100
 #define TAG_FROM_1 10
 
-static void measure(const struct osu_opts *o, int rank)
+static void measure(const struct osu_opts *o, int rank, int nprocs)
 {
+    (void)nprocs; /* exactly 2: osu_check_procs */
     char *sbuf = osu_buffer(o, o->max_size, 'a', rank);
     char *rbuf = osu_buffer(o, o->max_size, 'b', rank);
     MPI_Request sreq[OSU_WINDOW], rreq[OSU_WINDOW];
@@ -59,16 +60,6 @@ static void measure(const struct osu_opts *o, int rank)
 
 int main(int argc, char **argv)
 {
-    int rank, nprocs;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    struct osu_opts o;
-    enum osu_start st = osu_options(&o, "osu_bibw", "Bi-Directional Bandwidth Test", OSU_BANDWIDTH,
-                                    argc, argv, rank);
-    int rc = st == OSU_BAD ? 2 : 0;
-    if (st == OSU_RUN) rc = osu_check_procs(&o, rank, nprocs);
-    if (st == OSU_RUN && rc == 0) measure(&o, rank);
-    MPI_Finalize();
-    return rc;
+    return osu_main(argc, argv, "osu_bibw", "Bi-Directional Bandwidth Test", OSU_BANDWIDTH,
+                    measure);
 }

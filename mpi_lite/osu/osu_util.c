@@ -326,3 +326,19 @@ void osu_coll_report(const struct osu_opts *o, int rank, int nprocs, size_t size
     MPI_Reduce(&latency_us, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     osu_coll_line(o, rank, size, sum / nprocs, min, max, iters);
 }
+
+int osu_main(int argc, char **argv, const char *prog, const char *title, enum osu_kind kind,
+             osu_measure *measure)
+{
+    int rank, nprocs;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    struct osu_opts o;
+    enum osu_start st = osu_options(&o, prog, title, kind, argc, argv, rank);
+    int rc = st == OSU_BAD ? 2 : 0;
+    if (st == OSU_RUN) rc = osu_check_procs(&o, rank, nprocs);
+    if (st == OSU_RUN && rc == 0) measure(&o, rank, nprocs);
+    MPI_Finalize();
+    return rc;
+}

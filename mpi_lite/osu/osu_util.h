@@ -58,6 +58,15 @@ enum osu_start osu_options(struct osu_opts *o, const char *prog, const char *tit
  * least 2 for collectives), else rank 0 says why and it returns 2. */
 int osu_check_procs(const struct osu_opts *o, int rank, int nprocs);
 
+/* What a program measures once its options and rank count are right. */
+typedef void osu_measure(const struct osu_opts *o, int rank, int nprocs);
+
+/* A whole program's main: MPI_Init, the options, the rank count check,
+ * measure, MPI_Finalize. Its exit status: 0, or 2 on a bad option or rank
+ * count. */
+int osu_main(int argc, char **argv, const char *prog, const char *title, enum osu_kind kind,
+             osu_measure *measure);
+
 /* The first size of the loop and the one after `size` (0, 1, 2, 4, ..). */
 size_t osu_first_size(const struct osu_opts *o);
 size_t osu_next_size(size_t size);
