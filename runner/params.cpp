@@ -274,9 +274,8 @@ void set_all(struct conf *plat, const std::string &file, const std::vector<std::
         if (key.rfind("args.", 0) == 0)
             fail("--set " + key + ": app arguments belong to a scenario; " + file +
                  " is a platform file");
-        char err[4096];
-        if (conf_set(plat, key.c_str(), kv.substr(eq + 1).c_str(), err, sizeof err) != 0)
-            fail("--set " + key + ": " + err);
+        platform_set(plat, key, kv.substr(eq + 1), "--set " + kv, "",
+                     "give params another platform file or name");
         origins[key] = "--set";
     }
 }

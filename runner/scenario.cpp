@@ -161,38 +161,13 @@ void load_platform(scenario &s)
     if (!s.platform) fail(err);
 }
 
-// A --set or set: entry "key" = "value" on the platform file. `where` says
-// where the entry is ("scenario.yaml:4: set link.x", "--set link.x=abc");
-// `origin` names a set: entry in later plat_check messages (empty: --set,
-// which conf names "--set KEY=VALUE: PLATFORM:LINE" itself).
+// A set: or --set entry on the scenario's platform (platform_set).
 void set_platform(scenario &s, const std::string &key, const std::string &value,
                   const std::string &where, const std::string &origin)
 {
-    const struct conf *plat = s.platform.get();
-    std::string file = conf_file(plat);
-    // `platform:` is the file's kind: another kind reads other keys, so the
-    // run would fail on the first of them. Another platform is another file.
-    if (key == "platform")
-        fail(where + ": " + file +
-             ": 'platform' is the platform's kind, not a parameter; to run on another platform "
-             "change the scenario's platform: key (" +
-             at(s.file, line_of(s, "platform")) + ": platform: " + s.platform_name + ")");
-    const struct conf_node *n = conf_get(conf_root(plat), key.c_str());
-    char err[4096];
-    if (conf_set_at(s.platform.get(), key.c_str(), value.c_str(),
-                    origin.empty() ? nullptr : origin.c_str(), err, sizeof err) != 0) {
-        // A --set names the key's place in the platform file (or the file
-        // when it has no such key); a set: entry's own line says enough.
-        std::string in = !origin.empty()         ? ""
-                         : n && conf_line(n) > 0 ? at(file, conf_line(n)) + ": "
-                                                 : file + ": ";
-        std::string msg = err;
-        // `platform` is a leaf conf offers, but not one a --set may change.
-        const std::string offered = "valid keys are: platform, ";
-        size_t k = msg.find(offered);
-        if (k != std::string::npos) msg.replace(k, offered.size(), "valid keys are: ");
-        fail(where + ": " + in + msg);
-    }
+    platform_set(s.platform.get(), key, value, where, origin,
+                 "change the scenario's platform: key (" + at(s.file, line_of(s, "platform")) +
+                     ": platform: " + s.platform_name + ")");
     s.overrides.push_back(key + "=" + value);
 }
 
@@ -480,4 +455,31 @@ scenario scenario_load(const std::string &path, const std::vector<std::string> &
     read_plots(s);
     read_expects(s);
     return s;
+}
+
+void platform_set(struct conf *plat, const std::string &key, const std::string &value,
+                  const std::string &where, const std::string &origin,
+                  const std::string &other_platform)
+{
+    std::string file = conf_file(plat);
+    if (key == "platform")
+        fail(where + ": " + file +
+             ": 'platform' is the platform's kind, not a parameter; to run on another platform " +
+             other_platform);
+    const struct conf_node *n = conf_get(conf_root(plat), key.c_str());
+    char err[4096];
+    if (conf_set_at(plat, key.c_str(), value.c_str(), origin.empty() ? nullptr : origin.c_str(),
+                    err, sizeof err) == 0)
+        return;
+    // A --set names the key's place in the platform file (or the file when
+    // it has no such key); a set: entry's own line says enough.
+    std::string in = !origin.empty()         ? ""
+                     : n && conf_line(n) > 0 ? at(file, conf_line(n)) + ": "
+                                             : file + ": ";
+    std::string msg = err;
+    // `platform` is a leaf conf offers, but not one a --set may change.
+    const std::string offered = "valid keys are: platform, ";
+    size_t k = msg.find(offered);
+    if (k != std::string::npos) msg.replace(k, offered.size(), "valid keys are: ");
+    fail(where + ": " + in + msg);
 }

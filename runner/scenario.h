@@ -69,4 +69,14 @@ struct scenario {
 // here, before anything runs; errors throw cli_error ("FILE:LINE: ...").
 scenario scenario_load(const std::string &path, const std::vector<std::string> &sets);
 
+// One override "key" = "value" on a platform file's conf, as both `set:`
+// and --set apply it. `where` names the entry in messages ("FILE:4: set
+// link.x", "--set link.x=abc"); `origin` names a set: entry in later
+// plat_check messages (empty: a --set, which is then named "--set K=V:
+// PLATFORM:LINE"). `platform` itself is refused: another kind reads other
+// keys; `other_platform` says how to run on another platform instead.
+void platform_set(struct conf *plat, const std::string &key, const std::string &value,
+                  const std::string &where, const std::string &origin,
+                  const std::string &other_platform);
+
 #endif

@@ -466,7 +466,16 @@ START_TEST(params_errors)
     ck_assert_msg(strstr(r.err, "/bad.yaml:") && strstr(r.err, "YAML syntax error"), "%s", r.err);
     r = cli_run("params ideal --set link.nope=1");
     ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strncmp(r.err, "--set link.nope: unknown key", 28) == 0, "%s", r.err);
+    /* --set errors read as run's do: the override, then the file (and line) */
+    const char *nope = "--set link.nope=1: platforms/ideal.yaml: unknown key";
+    ck_assert_msg(strncmp(r.err, nope, strlen(nope)) == 0, "%s", r.err);
+    r = cli_run("params ideal --set link.bandwidth_MBps=abc");
+    ck_assert_int_eq(r.status, 2);
+    const char *abc = "--set link.bandwidth_MBps=abc: platforms/ideal.yaml:38: expects a number";
+    ck_assert_msg(strncmp(r.err, abc, strlen(abc)) == 0, "%s", r.err);
+    r = cli_run("params ideal --set platform=funbase");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "'platform' is the platform's kind, not a parameter"), "%s", r.err);
     r = cli_run("params ideal --set args.reps=1");
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "app arguments belong to a scenario"), "%s", r.err);
