@@ -27,7 +27,7 @@ class progress;
 
 struct run_opts {
     enum plat_backend backend = PLAT_SIM;
-    uint64_t seed = 1;
+    uint64_t seed = 1;                        // without --seed (its outputs carry no +seed tag)
     const struct plat_trace *trace = nullptr; // sim: what to trace; NULL: nothing
     progress *prog = nullptr; // told of each point and of simulated time; NULL: none
 };

@@ -1,6 +1,7 @@
 // meta.cpp -- how a run's outputs are named and the metadata written beside
 // its CSV. SHA-256 is nettle's (Debian nettle-dev), not code of our own.
 #include "meta.h"
+#include "appctx.h"
 #include "cli.h"
 #include "scenario.h"
 
@@ -128,7 +129,7 @@ std::string output_name(const std::string &stem, enum plat_backend backend, uint
 {
     std::string name = stem;
     if (backend == PLAT_NATIVE) name += "+native";
-    if (seed != DEFAULT_SEED) name += "+seed" + std::to_string(seed);
+    if (seed != run_opts().seed) name += "+seed" + std::to_string(seed);
     // In order: a later --set of the same key wins, so order is part of it.
     if (!sets.empty()) name += "+" + sha256_text(join(sets, "\n")).substr(0, 8);
     return name;

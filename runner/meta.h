@@ -20,9 +20,6 @@ const char *ipcsim_version();
 std::string sha256_text(const std::string &text);
 std::string sha256_file(const std::string &path);
 
-// The seed of a run that gives no --seed.
-constexpr uint64_t DEFAULT_SEED = 1;
-
 // The name of a run's outputs (DIR/<name>.csv, .meta.yaml, -<plot>.png): the
 // scenario's stem for the scenario as written (sim, seed 1, no --set), else
 // the stem with a tag per setting that differs, so that such a run never
@@ -38,7 +35,7 @@ struct run_meta {
     std::string csv_name, csv_text;   // the CSV beside it
     std::vector<std::string> sets;    // --set, in command-line order
     enum plat_backend backend = PLAT_SIM;
-    uint64_t seed = DEFAULT_SEED;
+    uint64_t seed = 0;
     double host_seconds = 0; // wall-clock time of the run itself (plat_run)
     std::string check;       // the --check summary line ("" when nothing is judged)
 };
