@@ -19,7 +19,8 @@
  *     columns, every row of numbers after it is one point per column
  *     (x = the first column, the series from the column's title: "Latency
  *     (us)" is latency_us, "Bandwidth (MB/s)" bandwidth_MBps, "Avg
- *     Latency(us)" avg_latency_us; the unit from its parentheses);
+ *     Latency(us)" avg_latency_us; the unit from its parentheses; a
+ *     column without a unit, as -f's Iterations, is no series);
  *   - rank 0 reports elapsed_us, x = the number of ranks: main's time on
  *     rank 0 (MPI_Init to MPI_Finalize included; simulated time in
  *     simulation);
@@ -81,7 +82,10 @@ static void column(struct columns *c, const char *title, size_t len)
     }
     s[si] = '\0';
     u[ui] = '\0';
-    if (si) c->n++;
+    /* A column without a unit (-f's Iterations) is a count, not a
+     * measurement: kept in the text, no series. */
+    if (!ui) s[0] = '\0';
+    c->n++;
 }
 
 /* The header after "# Size": titles separated by two or more spaces. */
@@ -130,7 +134,8 @@ static void row(struct app_ctx *ctx, const struct columns *c, const char *p, con
     char *e;
     (void)strtod(x, &e);
     if (*e || k == 0 || k > c->n) return;
-    for (int i = 0; i < k; i++) app_report(ctx, c->series[i], x, v[i], c->unit[i]);
+    for (int i = 0; i < k; i++)
+        if (c->series[i][0]) app_report(ctx, c->series[i], x, v[i], c->unit[i]);
 }
 
 static void points(struct app_ctx *ctx, const char *text)
@@ -257,7 +262,7 @@ static const struct app_arg args[] = {
 static const char *const latency_series[] = {"latency_us", "elapsed_us", NULL};
 static const char *const bw_series[] = {"bandwidth_MBps", "elapsed_us", NULL};
 static const char *const coll_series[] = {"avg_latency_us", "min_latency_us", "max_latency_us",
-                                          "iterations",     "elapsed_us",     NULL};
+                                          "elapsed_us", NULL};
 static const char *const plain_series[] = {"elapsed_us", NULL};
 
 /* One app per program: its renamed main and the run that calls it. */
