@@ -196,9 +196,9 @@ all: $(MPI_LIB)
 
 # ---- MPI programs as scenario workloads -------------------------------------
 
-# apps/mpi/ runs MPI programs on a scenario's cores (docs/mpi_lite.md,
+# apps/mpi_lite/ runs MPI programs on a scenario's cores (docs/mpi_lite.md,
 # "Programs as scenario workloads"): each program of mpi_lite/osu/ and
-# mpi_lite/examples/ is compiled a second time, with apps/mpi/mpisim.h
+# mpi_lite/examples/ is compiled a second time, with apps/mpi_lite/mpisim.h
 # forced in (its stdout and stderr go to the rank's capture) and its main
 # renamed mpisim_main_<prog>, into libipcsim_apps.a. So everything that
 # links RUN_LIBS links libmpi_lite.a too, after the apps (apps call
@@ -207,11 +207,11 @@ MPISIM_OSU := osu_latency osu_bw osu_bibw osu_bcast osu_gather osu_util
 MPISIM_EXAMPLES := hello ring pi
 MPISIM_OBJ := $(addprefix $(BUILD)/obj/mpisim/,$(addsuffix .o,$(MPISIM_OSU) $(MPISIM_EXAMPLES)))
 MPISIM_CC = $(CC) $(CPPFLAGS) -Impi_lite/include $(CFLAGS) -Dmain=mpisim_main_$* \
-    -include apps/mpi/mpisim.h -c $< -o $@
-$(BUILD)/obj/mpisim/%.o: mpi_lite/osu/%.c apps/mpi/mpisim.h
+    -include apps/mpi_lite/mpisim.h -c $< -o $@
+$(BUILD)/obj/mpisim/%.o: mpi_lite/osu/%.c apps/mpi_lite/mpisim.h
 	@mkdir -p $(@D)
 	$(MPISIM_CC)
-$(BUILD)/obj/mpisim/%.o: mpi_lite/examples/%.c apps/mpi/mpisim.h
+$(BUILD)/obj/mpisim/%.o: mpi_lite/examples/%.c apps/mpi_lite/mpisim.h
 	@mkdir -p $(@D)
 	$(MPISIM_CC)
 $(APPS_LIB): $(MPISIM_OBJ)

@@ -31,7 +31,7 @@ extern const struct app app_xmcapi_latency;
 extern const struct app app_xmcapi_bandwidth;
 extern const struct app app_sw_channels;
 extern const struct app app_sw_regcomm;
-/* apps/mpi/mpi_progs.c: MPI programs built for the simulator */
+/* apps/mpi_lite/mpi_progs.c: MPI programs built for the simulator */
 extern const struct app app_mpi_osu_latency;
 extern const struct app app_mpi_osu_bw;
 extern const struct app app_mpi_osu_bibw;

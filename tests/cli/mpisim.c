@@ -1,5 +1,5 @@
 /* mpisim.c -- MPI programs as scenario workloads (scenarios/mpi_lite/,
- * apps/mpi/): the OSU-compatible programs and the examples run on sim and
+ * apps/mpi_lite/): the OSU-compatible programs and the examples run on sim and
  * natively, their checks pass, OSU rows become points, the closed form of
  * docs/ideal.md holds on ideal and moves with the platform's values, and a
  * program that fails fails the run naming itself and the rank. */

@@ -3,8 +3,8 @@
  * with to become a scenario workload, as SimGrid's smpicc does.
  *
  * The Makefile compiles the program a second time with
- *     -Dmain=mpisim_main_<prog> -include apps/mpi/mpisim.h
- * so its main is an ordinary function that apps/mpi/mpi_progs.c calls on
+ *     -Dmain=mpisim_main_<prog> -include apps/mpi_lite/mpisim.h
+ * so its main is an ordinary function that apps/mpi_lite/mpi_progs.c calls on
  * every simulated core (every rank), and the stdio calls below write into
  * the calling rank's capture (capture.c) instead of the process's stdout
  * and stderr: all ranks share one process, and their lines must neither
