@@ -8,7 +8,8 @@
 #   make check-results  rerun every scenario and compare with the committed
 #                   results/ byte for byte (part of make test)
 #   make bench      run every build/bench/* into results/bench/<name>.csv
-#   make osu-ref    mpi_lite/osu/ built with Debian's MPICH and Open MPI
+#   make osu-ref    mpi_lite/osu/ and mpi_lite/examples/ built with Debian's
+#                   MPICH and Open MPI
 #                   (make test-osu-ref checks their output; part of make test)
 #   make footprint  code and data bytes of mcapi_ref's layers built with -Os
 #   make deps       install the Debian packages (idempotent)
