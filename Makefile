@@ -8,7 +8,8 @@
 #   make check-results  rerun every scenario and compare with the committed
 #                   results/ byte for byte (part of make test)
 #   make bench      run every build/bench/* into results/bench/<name>.csv
-#   make osu-ref    mpi_lite/osu/ built with Debian's MPICH and Open MPI
+#   make osu-ref    mpi_lite/osu/ and mpi_lite/examples/ built with Debian's
+#                   MPICH and Open MPI
 #                   (make test-osu-ref checks their output; part of make test)
 #   make footprint  code and data bytes of mcapi_ref's layers built with -Os
 #   make deps       install the Debian packages (idempotent)
@@ -192,8 +193,31 @@ $(if $(call dupes,$(MPI_SRC)),$(error MPI_SRC: sources share a base name: $(call
 $(MPI_LIB): $(call obj,$(MPI_SRC))
 $(BUILD)/obj/mpi_lite/%.o $(BUILD)/obj/tests/mpi_lite/%.o: CPPFLAGS += -Impi_lite/include
 $(BUILD)/tests/mpi_lite: $(MPI_LIB)
-$(BUILD)/tests/mpi_lite: RUN_LIBS := $(MPI_LIB) $(RUN_LIBS)
 all: $(MPI_LIB)
+
+# ---- MPI programs as scenario workloads -------------------------------------
+
+# apps/mpi_lite/ runs MPI programs on a scenario's cores (docs/mpi_lite.md,
+# "Programs as scenario workloads"): each program of mpi_lite/osu/ and
+# mpi_lite/examples/ is compiled a second time, with apps/mpi_lite/mpisim.h
+# forced in (its stdout and stderr go to the rank's capture) and its main
+# renamed mpisim_main_<prog>, into libipcsim_apps.a. So everything that
+# links RUN_LIBS links libmpi_lite.a too, after the apps (apps call
+# libraries call plat).
+MPISIM_OSU := osu_latency osu_bw osu_bibw osu_bcast osu_gather osu_util
+MPISIM_EXAMPLES := hello ring pi
+MPISIM_OBJ := $(addprefix $(BUILD)/obj/mpisim/,$(addsuffix .o,$(MPISIM_OSU) $(MPISIM_EXAMPLES)))
+MPISIM_CC = $(CC) $(CPPFLAGS) -Impi_lite/include $(CFLAGS) -Dmain=mpisim_main_$* \
+    -include apps/mpi_lite/mpisim.h -c $< -o $@
+$(BUILD)/obj/mpisim/%.o: mpi_lite/osu/%.c apps/mpi_lite/mpisim.h
+	@mkdir -p $(@D)
+	$(MPISIM_CC)
+$(BUILD)/obj/mpisim/%.o: mpi_lite/examples/%.c apps/mpi_lite/mpisim.h
+	@mkdir -p $(@D)
+	$(MPISIM_CC)
+$(APPS_LIB): $(MPISIM_OBJ)
+RUN_LIBS := $(APPS_LIB) $(MPI_LIB) $(filter-out $(APPS_LIB),$(RUN_LIBS))
+$(IPCSIM) $(TESTS) $(BENCH_CXX): $(MPI_LIB)
 
 # ---- dependencies ------------------------------------------------------------
 
@@ -343,6 +367,16 @@ $(BUILD)/osu-ref/mpich/%: mpi_lite/osu/%.c $(OSU_DEPS)
 $(BUILD)/osu-ref/openmpi/%: mpi_lite/osu/%.c $(OSU_DEPS)
 	@mkdir -p $(@D)
 	$(OSU_CC)
+# The example programs too (hello, ring, pi), with -pedantic: plain MPI C11.
+OSU_EXAMPLES := $(foreach m,$(OSU_MPIS),$(addprefix $(BUILD)/osu-ref/$(m)/,$(MPISIM_EXAMPLES)))
+osu-ref: $(OSU_EXAMPLES)
+EXAMPLE_CC = mpicc.$(notdir $(@D)) -std=c11 $(WARN) -pedantic -O2 -o $@ $<
+$(BUILD)/osu-ref/mpich/%: mpi_lite/examples/%.c
+	@mkdir -p $(@D)
+	$(EXAMPLE_CC)
+$(BUILD)/osu-ref/openmpi/%: mpi_lite/examples/%.c
+	@mkdir -p $(@D)
+	$(EXAMPLE_CC)
 test-osu-ref: osu-ref
 	@tests/osu/check.sh $(BUILD)/osu-ref
 

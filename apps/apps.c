@@ -14,6 +14,14 @@ const struct app *const app_table[] = {
     &app_xmcapi_bandwidth,
     &app_sw_channels,
     &app_sw_regcomm,
+    &app_mpi_osu_latency,
+    &app_mpi_osu_bw,
+    &app_mpi_osu_bibw,
+    &app_mpi_osu_bcast,
+    &app_mpi_osu_gather,
+    &app_mpi_hello,
+    &app_mpi_ring,
+    &app_mpi_pi,
     NULL,
 };
 

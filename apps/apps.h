@@ -31,6 +31,15 @@ extern const struct app app_xmcapi_latency;
 extern const struct app app_xmcapi_bandwidth;
 extern const struct app app_sw_channels;
 extern const struct app app_sw_regcomm;
+/* apps/mpi_lite/mpi_progs.c: MPI programs built for the simulator */
+extern const struct app app_mpi_osu_latency;
+extern const struct app app_mpi_osu_bw;
+extern const struct app app_mpi_osu_bibw;
+extern const struct app app_mpi_osu_bcast;
+extern const struct app app_mpi_osu_gather;
+extern const struct app app_mpi_hello;
+extern const struct app app_mpi_ring;
+extern const struct app app_mpi_pi;
 
 /* Whether `word` is one of the comma-separated names of text (an app's
  * list argument such as measure: "tcp,dc,sc"). */

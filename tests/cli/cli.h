@@ -65,5 +65,6 @@ void cli_register_errs(void);
 void cli_register_prov(void);
 void cli_register_overflow(void);
 void cli_register_trace(void);
+void cli_register_mpisim(void);
 
 #endif

@@ -15,4 +15,5 @@ void tests_register(void)
     cli_register_prov();
     cli_register_overflow();
     cli_register_trace();
+    cli_register_mpisim();
 }
