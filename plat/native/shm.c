@@ -53,7 +53,7 @@ static int spans;
 
 struct region {
     char *name;
-    char *obj;          /* the POSIX object's name; NULL: private */
+    char *obj;             /* the POSIX object's name; NULL: private */
     struct nat_span *span; /* NULL: not registered (the table is full) */
     size_t size;
     void *p;
