@@ -15,7 +15,7 @@ static void expect_clean(const struct result *r)
 START_TEST(ring)
 {
     for (int n = 1; n <= 4; n++) {
-        char ns[8], want[96];
+        char ns[16], want[96];
         snprintf(ns, sizeof ns, "%d", n);
         struct result r = MPIRUN("-n", ns, prog("ring"));
         expect_clean(&r);
@@ -30,7 +30,7 @@ END_TEST
 START_TEST(collectives)
 {
     for (int n = 1; n <= 4; n++) {
-        char ns[8], want[96];
+        char ns[16], want[96];
         snprintf(ns, sizeof ns, "%d", n);
         struct result r = MPIRUN("-np", ns, prog("collect"));
         expect_clean(&r);
