@@ -431,7 +431,13 @@ START_TEST(mpirun_examples)
                 ck_assert_msg(strstr(log, rank), "hello on 4 ranks lacks '%s':\n%s", rank, log);
             }
         } else if (strcmp(names[k], "ring") == 0) {
-            ck_assert_msg(strcasestr(log, "token"), "ring printed no token:\n%s", log);
+            /* "token T (expected E)": T went around every rank. */
+            const char *t = strstr(log, "token ");
+            long token = -1, expect = -2;
+            ck_assert_msg(t && sscanf(t, "token %ld (expected %ld)", &token, &expect) == 2,
+                          "ring printed no 'token T (expected E)':\n%s", log);
+            ck_assert_msg(token == expect && strstr(log, "ring: ok"),
+                          "ring's token %ld, expected %ld:\n%s", token, expect, log);
         } else {
             double err = number_after_error(log);
             ck_assert_msg(fabs(err) < 1e-6, "pi's error %g is not below 1e-6:\n%s", err, log);
