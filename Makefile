@@ -197,6 +197,29 @@ $(BUILD)/tests/mpi_lite: $(MPI_LIB)
 $(BUILD)/tests/mpi_lite: RUN_LIBS := $(MPI_LIB) $(RUN_LIBS)
 all: $(MPI_LIB)
 
+# ---- mpirun and MPI programs as processes --------------------------------------
+
+# mpirun (mpi_lite/tools/mpirun.c): N processes of a program as one native
+# job (plat/native/job.c). POSIX is allowed there: it is a tool, not library
+# code. tests/mpi_procs runs it on the small MPI programs of
+# tests/mpi_procs/progs/, each linked as a user's program is (libmpi_lite.a,
+# libipcsim.a, no SystemC) into $(BUILD)/progs/mpi_procs/.
+MPIRUN := $(BUILD)/bin/mpirun
+MPIRUN_SRC := mpi_lite/tools/mpirun.c mpi_lite/tools/hostfile.c
+$(MPIRUN): $(call obj,$(MPIRUN_SRC))
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^
+$(BUILD)/obj/mpi_lite/tools/mpirun.o: $(VERSION_H)
+$(BUILD)/obj/mpi_lite/tools/mpirun.o: CPPFLAGS += -I$(BUILD)/gen
+PROCS_PROGS := $(patsubst tests/mpi_procs/progs/%.c,$(BUILD)/progs/mpi_procs/%,\
+    $(wildcard tests/mpi_procs/progs/*.c))
+$(PROCS_PROGS): $(BUILD)/progs/mpi_procs/%: $(BUILD)/obj/tests/mpi_procs/progs/%.o $(MPI_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(MPI_LIB) $(LIB) -lpthread -lm
+$(BUILD)/obj/tests/mpi_procs/progs/%.o: CPPFLAGS += -Impi_lite/include
+$(BUILD)/tests/mpi_procs: $(MPIRUN) $(PROCS_PROGS)
+all: $(MPIRUN) $(PROCS_PROGS)
+
 # ---- dependencies ------------------------------------------------------------
 
 deps:

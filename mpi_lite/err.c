@@ -49,15 +49,19 @@ const char *ml_class_name(int code)
     return code >= 0 && code < MPI_ERR_LASTCODE ? names[code] : "MPI_ERR_UNKNOWN";
 }
 
-static void vreport(int rank, const char *call, int code, const char *fmt, va_list ap)
+/* Report and end the rank through the platform: natively the process ends
+ * (a job's rank, or every rank of a threaded run), in simulation the run
+ * fails naming the core. */
+static _Noreturn void vfatal(int rank, const char *call, int code, const char *fmt, va_list ap)
 {
-    char arg[256];
+    char arg[256], msg[512];
     vsnprintf(arg, sizeof arg, fmt, ap);
     if (rank >= 0)
-        fprintf(stderr, "mpi_lite: rank %d: %s: %s (%s)\n", rank, call, arg, ml_class_name(code));
+        snprintf(msg, sizeof msg, "mpi_lite: rank %d: %s: %s (%s)", rank, call, arg,
+                 ml_class_name(code));
     else
-        fprintf(stderr, "mpi_lite: %s: %s (%s)\n", call, arg, ml_class_name(code));
-    fflush(stderr);
+        snprintf(msg, sizeof msg, "mpi_lite: %s: %s (%s)", call, arg, ml_class_name(code));
+    plat_abort(ML_FATAL_EXIT, msg);
 }
 
 void ml_fatal(const char *call, int code, const char *fmt, ...)
@@ -65,9 +69,7 @@ void ml_fatal(const char *call, int code, const char *fmt, ...)
     struct ml_rank *me = ml_me();
     va_list ap;
     va_start(ap, fmt);
-    vreport(me && me->initialized ? me->rank : -1, call, code, fmt, ap);
-    va_end(ap);
-    abort();
+    vfatal(me && me->initialized ? me->rank : -1, call, code, fmt, ap);
 }
 
 int ml_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
@@ -77,9 +79,7 @@ int ml_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
     if (c && c->eh == MPI_ERRORS_RETURN) return code;
     va_list ap;
     va_start(ap, fmt);
-    vreport(me && me->initialized ? me->rank : -1, call, code, fmt, ap);
-    va_end(ap);
-    abort();
+    vfatal(me && me->initialized ? me->rank : -1, call, code, fmt, ap);
 }
 
 int MPI_Error_class(int errorcode, int *errorclass)
@@ -115,9 +115,11 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
     struct ml_rank *me = ml_me();
-    fprintf(stderr, "mpi_lite: rank %d: MPI_Abort on communicator %d with error code %d\n",
-            me && me->initialized ? me->rank : -1, comm, errorcode);
-    fflush(stderr);
-    /* Every rank of the run lives in this process: ending it ends them all. */
-    _Exit(errorcode ? errorcode : 1);
+    char msg[160];
+    snprintf(msg, sizeof msg, "mpi_lite: rank %d: MPI_Abort on communicator %d with error code %d",
+             me && me->initialized ? me->rank : -1, comm, errorcode);
+    /* Natively this ends the process: a job's rank (mpirun stops the others)
+     * or, in a threaded run, every rank. An exit status is 8 bits and 0
+     * would read as success: those codes end with 1. */
+    plat_abort(errorcode, msg);
 }

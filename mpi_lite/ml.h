@@ -101,8 +101,9 @@ struct ml_rank *ml_rank_or_die(const char *call);
 
 /* ---- errors (err.c) ---- */
 /* Report error class code of call on comm: fatal by default (message naming
- * call and the printf-formatted argument, then abort), returns code when the
- * comm's handler is MPI_ERRORS_RETURN. */
+ * call, the printf-formatted argument and the class, then plat_abort with
+ * ML_FATAL_EXIT), returns code when the comm's handler is MPI_ERRORS_RETURN. */
+#define ML_FATAL_EXIT 1
 int ml_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void ml_fatal(const char *call, int code, const char *fmt, ...)

@@ -2,6 +2,7 @@
 #include "backend.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct plat_ops *ops = &plat_native_ops;
@@ -30,6 +31,12 @@ PLAT_OPS(FORWARD, FORWARD_V)
 plat_thread *plat_thread_spawn(void (*fn)(void *), void *arg, const char *name)
 {
     return ops->thread_spawn_on(ops->core(), fn, arg, name);
+}
+
+_Noreturn void plat_abort(int code, const char *msg)
+{
+    ops->abort(code, msg ? msg : "");
+    abort(); /* not reached: a backend's abort never returns */
 }
 
 void plat_work(const char *cost_name)

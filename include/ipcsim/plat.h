@@ -396,6 +396,27 @@ void plat_poller_wake(plat_poller *p);
 /* Fill up to max events; returns how many (0 on timeout) or a status. */
 int plat_poller_wait(plat_poller *p, struct plat_poll_event *ev, int max, uint64_t timeout_ns);
 
+/* ------------------------------------------------------------------------ */
+/* Fatal errors                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* A fatal error of a library or program (MPI_Abort, an MPI error under
+ * MPI_ERRORS_ARE_FATAL): never returns. msg is one line (no newline needed).
+ *   native  writes msg to stderr, flushes stdio and ends the process with
+ *           exit status code (code modulo 256; 1 when that is 0, so it never
+ *           reads as success). In a job (JOBS above) the process is one core:
+ *           mpirun reports it and stops the job's other processes. In a
+ *           threaded run (plat_native_run) every core lives in the process,
+ *           so all of them end.
+ *   sim     the run fails with "ipcsim: core N (type): msg (plat_abort, exit
+ *           code C)": plat_run returns it, ipcsim exits non-zero, the other
+ *           cores stop where they are; nothing hangs. */
+#ifdef __cplusplus
+[[noreturn]] void plat_abort(int code, const char *msg);
+#else
+_Noreturn void plat_abort(int code, const char *msg);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define ALL_CAPS                                                                                   \
     (PLAT_CAP_CAS | PLAT_CAP_FETCH_ADD | PLAT_CAP_LOCAL_MEM | PLAT_CAP_DMA | PLAT_CAP_THREADS)
@@ -111,16 +112,43 @@ void nat_bind(struct nat_thr *t, unsigned g)
     tls_gen = g;
 }
 
+/* In a job (job.c) the process is core j->core of j->cores: the table holds
+ * the job's cores (the others stand for the other processes, for plat_cores
+ * and plat_core_type), and every thread no run started is a thread of the
+ * process's core, the first one its main thread (lock held). */
+static struct nat_thr *adopt_in_job(const struct nat_job *j, unsigned g)
+{
+    static unsigned job_gen; /* the generation whose table holds the job's cores */
+    struct nat_thr *t;
+    if (job_gen != g || count < j->cores) {
+        for (int i = count; i < j->cores; i++) add_core("native", ALL_CAPS, 0, NAT_ADOPTED_RX_CHANNELS);
+        job_gen = g;
+        t = &table[j->core]->main;
+    } else if (!(t = calloc(1, sizeof *t))) {
+        fputs("ipcsim: native: out of memory for a thread\n", stderr);
+        abort();
+    } else {
+        t->core = table[j->core]; /* never freed, like contexts */
+    }
+    return t;
+}
+
 struct nat_thr *nat_self(void)
 {
     struct nat_thr *t = tls_thr;
     if (t && tls_gen == __atomic_load_n(&gen, __ATOMIC_ACQUIRE)) return t;
-    /* A thread no run started: a core of its own, with every capability. */
+    const struct nat_job *j = nat_job(); /* before the lock: a bad variable exits */
     pthread_mutex_lock(&lock);
-    struct nat_ctx *c = add_core("native", ALL_CAPS, 0, NAT_ADOPTED_RX_CHANNELS);
-    nat_bind(&c->main, __atomic_load_n(&gen, __ATOMIC_ACQUIRE));
+    unsigned g = __atomic_load_n(&gen, __ATOMIC_ACQUIRE);
+    if (j) {
+        t = adopt_in_job(j, g);
+    } else {
+        /* A thread no run started: a core of its own, with every capability. */
+        t = &add_core("native", ALL_CAPS, 0, NAT_ADOPTED_RX_CHANNELS)->main;
+    }
+    nat_bind(t, g);
     pthread_mutex_unlock(&lock);
-    return &c->main;
+    return t;
 }
 
 struct nat_ctx *nat_core_find(int index)
@@ -150,6 +178,17 @@ _Noreturn void nat_die(const char *fmt, ...)
     fprintf(stderr, "%s\n", msg); /* one write: cores may die at the same time */
     fflush(stderr);
     abort();
+}
+
+/* The process is the run's cores (a threaded run) or one core of a job
+ * (plat/native/job.c): ending it is the abort. stdio is flushed first so
+ * that what the program printed before is not lost in a pipe's buffer. */
+_Noreturn void nat_abort(int code, const char *msg)
+{
+    size_t n = strlen(msg);
+    fprintf(stderr, "%s%s", msg, n && msg[n - 1] == '\n' ? "" : "\n");
+    fflush(NULL);
+    _exit(code & 255 ? code & 255 : 1);
 }
 
 /* ---- plat.h ---------------------------------------------------------------- */

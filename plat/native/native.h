@@ -19,6 +19,8 @@
 PLAT_OPS(NAT_DECL, NAT_DECL_V)
 #undef NAT_DECL
 #undef NAT_DECL_V
+/* plat_abort (core.c): msg on stderr, then the process ends with code. */
+_Noreturn void nat_abort(int code, const char *msg);
 
 /* Opaque storage of plat.h types is accessed through these structs. */
 #define NAT_ALIAS __attribute__((may_alias))
@@ -104,6 +106,26 @@ void nat_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)
         if (!(ptr)) nat_die("%s: NULL object", call);                                              \
     } while (0)
 
+/* ---- jobs: a run of processes (job.c) ----------------------------------- */
+
+#define NAT_JOB_ID_MAX 64
+#define NAT_JOB_MAX_CORES 4096
+/* A job's POSIX objects are /ipcsim.<job>.<name> (mpirun removes what a
+ * dead process leaves, by this prefix). */
+#define NAT_JOB_SHM_PREFIX "ipcsim."
+
+struct nat_job {
+    char id[NAT_JOB_ID_MAX + 1];
+    int core, cores;
+};
+/* The job this process is a core of (from the environment, read once), or
+ * NULL when it is not in one. A bad variable ends the process (exit 2). */
+const struct nat_job *nat_job(void);
+/* The POSIX object of region `name` into out: names starting with '/' as
+ * they are, others in a job "/ipcsim.<job>.<name>", else as they are.
+ * PLAT_EINVAL if it does not fit or (in a job) name holds a '/'. */
+int nat_job_shm_name(const char *name, char *out, size_t n);
+
 /* ---- waiting (wait.c) --------------------------------------------------- */
 
 /* How long a waiter spins before it sleeps: a little more than the ~23 us a
@@ -112,6 +134,10 @@ void nat_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)
 /* plat_poll64 sleepers recheck at least this often: plain C stores and other
  * processes write without waking anybody. */
 #define NAT_POLL_RECHECK_NS 100000u
+/* The same for words of a region other processes map (nat_shm_span): their
+ * interface writes wake the sleepers in every process, so the recheck only
+ * catches plain C stores and can be rare. */
+#define NAT_SHM_RECHECK_NS 20000000u
 
 uint64_t nat_now(void);
 /* now + timeout, saturating at PLAT_FOREVER. */
@@ -139,6 +165,18 @@ void nat_bump(struct nat_wq *w, bool shared);
 struct nat_wq *nat_poll_wq(const void *addr);
 /* nat_wait in addr's bucket (rechecking every NAT_POLL_RECHECK_NS). */
 int nat_poll_wait(const void *addr, nat_ready_fn ready, const void *arg, uint64_t timeout_ns);
+/* A region other processes map too (shm.c): its words' wait queues live in
+ * the region's POSIX object, NAT_SHM_WQS of them `stride` bytes apart,
+ * hashed by the word's offset from lo; their futexes are process-shared. */
+#define NAT_SHM_WQS 64
+struct nat_span {
+    uintptr_t lo, hi;
+    struct nat_wq *wq;
+    size_t stride;
+};
+/* The span holding addr, or NULL (one load when no such region is mapped). */
+const struct nat_span *nat_shm_span(const void *addr);
+
 /* Wake the pollers of one word, or of any word in [p, p + n). */
 void nat_poll_wake(const void *p);
 void nat_poll_wake_range(const void *p, size_t n);

@@ -8,6 +8,19 @@
  * and the next map creates it afresh (zeroed, *created = true). Openers
  * increment that count only while it is non-zero, so they never join an
  * object that is being unlinked: they retry and create a new one.
+ *
+ * In a job (job.c) every name is such an object, /ipcsim.<job>.<name>, so
+ * the job's processes share the regions its cores map.
+ *
+ * Waiting across processes: plat_poll64's sleepers normally sleep in
+ * wait.c's table, private to the process, where a store by another process
+ * wakes nobody. So the trailer of a POSIX object also holds wait queues,
+ * hashed by the word's offset in the region (the same in every process,
+ * whatever the address), whose futexes are process-shared; wait.c finds them
+ * through nat_shm_span. Spans are never freed and are cleared before the
+ * object is unmapped, so a lookup racing an unmap reads a stale span at
+ * worst, never freed memory, and no mapping made after the unmap can be
+ * mistaken for the old one.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "native.h"
@@ -26,10 +39,22 @@ struct trailer {
     uint32_t ready; /* set by the creator once size and refs are written */
     uint32_t refs;  /* mappings in all processes */
     uint64_t size;
+    /* One line per queue: sleepers of different queues do not share one. */
+    struct {
+        _Alignas(64) struct nat_wq wq;
+    } wq[NAT_SHM_WQS];
 };
+
+/* The mapped POSIX objects of the process, for nat_shm_span (atomic
+ * pointers; `spans` counts the slots in use, 0: nothing to look up). */
+#define MAX_SPANS 64
+static struct nat_span *span_slot[MAX_SPANS];
+static int spans;
 
 struct region {
     char *name;
+    char *obj;          /* the POSIX object's name; NULL: private */
+    struct nat_span *span; /* NULL: not registered (the table is full) */
     size_t size;
     void *p;
     size_t len;         /* mapped bytes (POSIX) */
@@ -69,6 +94,48 @@ static int map_errno(int e)
 static size_t trailer_at(size_t size)
 {
     return (size + 63) & ~(size_t)63;
+}
+
+/* Make r's words findable by nat_shm_span (lock held). A full table leaves
+ * the region to the sleepers' periodic recheck (NAT_POLL_RECHECK_NS), as
+ * before there were spans. */
+static void span_add(struct region *r)
+{
+    for (int i = 0; i < MAX_SPANS; i++) {
+        if (__atomic_load_n(&span_slot[i], __ATOMIC_RELAXED)) continue;
+        struct nat_span *sp = calloc(1, sizeof *sp);
+        if (!sp) return;
+        sp->lo = (uintptr_t)r->p;
+        sp->hi = (uintptr_t)r->p + r->size;
+        sp->wq = &r->tr->wq[0].wq;
+        sp->stride = sizeof r->tr->wq[0];
+        r->span = sp;
+        __atomic_store_n(&span_slot[i], sp, __ATOMIC_RELEASE);
+        __atomic_add_fetch(&spans, 1, __ATOMIC_SEQ_CST);
+        return;
+    }
+}
+
+static void span_drop(struct region *r)
+{
+    if (!r->span) return;
+    for (int i = 0; i < MAX_SPANS; i++)
+        if (__atomic_load_n(&span_slot[i], __ATOMIC_RELAXED) == r->span) {
+            __atomic_store_n(&span_slot[i], NULL, __ATOMIC_SEQ_CST);
+            __atomic_sub_fetch(&spans, 1, __ATOMIC_SEQ_CST);
+        }
+    /* the span itself stays: a lookup may still be reading it */
+}
+
+const struct nat_span *nat_shm_span(const void *addr)
+{
+    if (!__atomic_load_n(&spans, __ATOMIC_ACQUIRE)) return NULL;
+    uintptr_t a = (uintptr_t)addr;
+    for (int i = 0; i < MAX_SPANS; i++) {
+        const struct nat_span *sp = __atomic_load_n(&span_slot[i], __ATOMIC_ACQUIRE);
+        if (sp && a >= sp->lo && a < sp->hi) return sp;
+    }
+    return NULL;
 }
 
 /* Map an existing object; PLAT_EAGAIN: it is going away or not ready, retry. */
@@ -141,7 +208,7 @@ static int create_posix(const char *name, size_t size, struct region *r)
 
 static int map_posix(const char *name, size_t size, struct region *r, bool *created)
 {
-    if (size > SIZE_MAX - 128) return PLAT_EINVAL;
+    if (size > SIZE_MAX - 128 - sizeof(struct trailer)) return PLAT_EINVAL;
     r->len = trailer_at(size) + sizeof(struct trailer);
     for (int i = 0; i < POSIX_INIT_TRIES; i++) {
         int rc = create_posix(name, size, r);
@@ -156,13 +223,16 @@ static int map_posix(const char *name, size_t size, struct region *r, bool *crea
 /* A new region (lock held): PLAT_OK with *out set, or a status. */
 static int make(const char *name, size_t size, struct region **out, bool *created)
 {
+    char obj[256];
+    bool posix = name[0] == '/' || nat_job();
+    if (posix && nat_job_shm_name(name, obj, sizeof obj) != PLAT_OK) return PLAT_EINVAL;
     struct region *r = calloc(1, sizeof *r);
     int rc = PLAT_ENOMEM;
-    if (r && (r->name = strdup(name))) {
+    if (r && (r->name = strdup(name)) && (!posix || (r->obj = strdup(obj)))) {
         r->size = size;
         r->refs = 1;
-        if (name[0] == '/') {
-            rc = map_posix(name, size, r, created);
+        if (posix) {
+            if ((rc = map_posix(obj, size, r, created)) == PLAT_OK) span_add(r);
         } else if ((r->p = nat_zalloc(size, 64))) {
             *created = true;
             rc = PLAT_OK;
@@ -171,6 +241,7 @@ static int make(const char *name, size_t size, struct region **out, bool *create
     if (rc == PLAT_OK) {
         *out = r;
     } else if (r) {
+        free(r->obj);
         free(r->name);
         free(r);
     }
@@ -221,11 +292,13 @@ void nat_shared_unmap(void *p)
     *pp = r->next;
     pthread_mutex_unlock(&lock);
     if (r->tr) {
-        if (__atomic_sub_fetch(&r->tr->refs, 1, __ATOMIC_ACQ_REL) == 0) shm_unlink(r->name);
+        span_drop(r);
+        if (__atomic_sub_fetch(&r->tr->refs, 1, __ATOMIC_ACQ_REL) == 0) shm_unlink(r->obj);
         munmap(r->p, r->len);
     } else {
         free(r->p);
     }
+    free(r->obj);
     free(r->name);
     free(r);
 }

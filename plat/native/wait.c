@@ -150,13 +150,29 @@ void nat_bump(struct nat_wq *w, bool shared)
     if (sleepers(w)) futex_wake_all(&w->epoch, shared);
 }
 
+/* A word of a region other processes map: its queue in the region's
+ * object (shm.c), by offset, so every process finds the same one. */
+static struct nat_wq *span_wq(const struct nat_span *sp, uintptr_t a)
+{
+    size_t b = (size_t)((((uint64_t)(a - sp->lo) >> 3) * 0x9e3779b97f4a7c15ull) >> 58);
+    return (struct nat_wq *)(void *)((char *)sp->wq + (b % NAT_SHM_WQS) * sp->stride);
+}
+
 void nat_poll_wake(const void *p)
 {
-    nat_wake_sc(nat_poll_wq(p), false);
+    const struct nat_span *sp = nat_shm_span(p);
+    if (sp)
+        nat_wake_sc(span_wq(sp, (uintptr_t)p), true);
+    else
+        nat_wake_sc(nat_poll_wq(p), false);
 }
 
 int nat_poll_wait(const void *addr, nat_ready_fn ready, const void *arg, uint64_t timeout_ns)
 {
+    const struct nat_span *sp = nat_shm_span(addr);
+    if (sp) /* the recheck stays: plain stores into the region wake nobody */
+        return nat_wait(span_wq(sp, (uintptr_t)addr), true, NAT_SHM_RECHECK_NS, ready, arg,
+                        timeout_ns);
     __atomic_fetch_add(&poll_waiters, 1, __ATOMIC_SEQ_CST);
     int rc = nat_wait(nat_poll_wq(addr), false, NAT_POLL_RECHECK_NS, ready, arg, timeout_ns);
     __atomic_fetch_sub(&poll_waiters, 1, __ATOMIC_RELAXED);
@@ -176,9 +192,27 @@ static void wake_fenced(struct nat_wq *w)
 #endif
 }
 
+/* nat_poll_wake_range inside a span: its queues are shared with other
+ * processes, whose sleepers poll_waiters does not count. */
+static void span_wake_range(const struct nat_span *sp, uintptr_t first, uintptr_t last)
+{
+    if ((last - first) / 8 + 1 > NAT_SHM_WQS) {
+        for (size_t b = 0; b < NAT_SHM_WQS; b++)
+            nat_wake((struct nat_wq *)(void *)((char *)sp->wq + b * sp->stride), true);
+        return;
+    }
+    for (uintptr_t a = first; a <= last; a += 8) nat_wake(span_wq(sp, a), true);
+}
+
 void nat_poll_wake_range(const void *p, size_t n)
 {
     if (n == 0) return;
+    const struct nat_span *sp = nat_shm_span(p);
+    if (sp) {
+        uintptr_t last = ((uintptr_t)p + n - 1) & ~(uintptr_t)7;
+        span_wake_range(sp, (uintptr_t)p & ~(uintptr_t)7, last < sp->hi ? last : sp->hi - 1);
+        return;
+    }
         /* Nobody polls at all: one look, whatever the length. */
 #ifdef __SANITIZE_THREAD__
     if (!__atomic_fetch_add(&poll_waiters, 0, __ATOMIC_SEQ_CST)) return;

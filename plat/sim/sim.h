@@ -25,6 +25,8 @@ namespace ipcsim
 PLAT_OPS(SIM_DECL, SIM_DECL_V)
 #undef SIM_DECL
 #undef SIM_DECL_V
+// plat_abort: fail the run with msg, naming the calling core.
+[[noreturn]] void sim_abort(int code, const char *msg);
 
 inline Kernel &kernel()
 {

@@ -1,6 +1,8 @@
 // sim_core.cpp -- who am I, time, work and threads on simulated cores.
 #include "sim.h"
 
+#include <cstring>
+
 using namespace sc_core;
 
 namespace ipcsim
@@ -153,6 +155,16 @@ void sim_thread_join(plat_thread *pt)
             break;
         }
     delete th;
+}
+
+// A simulated core cannot end the host process (the run is one process for
+// every core, and ipcsim must still write its report): the run fails with
+// the message, naming the core, and plat_run returns it.
+void sim_abort(int code, const char *msg)
+{
+    size_t n = strlen(msg);
+    while (n && msg[n - 1] == '\n') n--;
+    kernel().misuse("%.*s (plat_abort, exit code %d)", (int)n, msg, code);
 }
 
 } // namespace ipcsim
