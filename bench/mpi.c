@@ -192,35 +192,43 @@ static double row(const char *out, size_t size, enum mpi m, const char *prog)
     fail("%s (%s) printed no row for %zu bytes:\n%s", prog, mpi_name[m], size, out);
 }
 
-static void *line_b(void *arg)
+struct line_side {
+    int cpu;
+    bool a; /* A sends first and times */
+    double ns;
+};
+
+static void *line_side(void *arg)
 {
-    const int *cpu = arg;
-    pin(*cpu);
+    struct line_side *side = arg;
+    pin(side->cpu);
+    uint64_t t0 = now_ns();
     for (unsigned long k = 1; k <= LINE_REPS; k++) {
-        while (atomic_load_explicit(&g.ping, memory_order_acquire) != k) relax();
-        atomic_store_explicit(&g.pong, k, memory_order_release);
+        if (side->a) {
+            atomic_store_explicit(&g.ping, k, memory_order_release);
+            while (atomic_load_explicit(&g.pong, memory_order_acquire) != k) relax();
+        } else {
+            while (atomic_load_explicit(&g.ping, memory_order_acquire) != k) relax();
+            atomic_store_explicit(&g.pong, k, memory_order_release);
+        }
     }
+    side->ns = (double)(now_ns() - t0) / LINE_REPS;
     return NULL;
 }
 
-/* One word each way in a cache line of its own: ns per round trip. */
-static double line_rtt(void)
+/* One word each way in a cache line of its own between two threads pinned
+ * to the two CPUs: ns per round trip. Both sides are threads of their own:
+ * the main thread stays unpinned, and so do the MPI jobs it starts. */
+static double line_rtt(const int cpu[2])
 {
-    int cpu[2];
-    pick_cpus(cpu);
+    struct line_side side[2] = {{.cpu = cpu[0], .a = true}, {.cpu = cpu[1], .a = false}};
+    pthread_t t[2];
     atomic_store(&g.ping, 0);
     atomic_store(&g.pong, 0);
-    pthread_t t;
-    if (pthread_create(&t, NULL, line_b, &cpu[1]) != 0) fail("pthread_create failed");
-    pin(cpu[0]);
-    uint64_t t0 = now_ns();
-    for (unsigned long k = 1; k <= LINE_REPS; k++) {
-        atomic_store_explicit(&g.ping, k, memory_order_release);
-        while (atomic_load_explicit(&g.pong, memory_order_acquire) != k) relax();
-    }
-    double ns = (double)(now_ns() - t0) / LINE_REPS;
-    pthread_join(t, NULL);
-    return ns;
+    for (int i = 0; i < 2; i++)
+        if (pthread_create(&t[i], NULL, line_side, &side[i]) != 0) fail("pthread_create failed");
+    for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+    return side[0].ns;
 }
 
 static void usage(FILE *f)
@@ -286,9 +294,11 @@ int main(int argc, char **argv)
     find_build();
     check_programs();
     signal(SIGALRM, on_alarm);
+    int cpu[2];
+    pick_cpus(cpu);
     static char out[OUT_BYTES];
     for (int r = 0; r < g.rounds; r++) {
-        g.line[r] = line_rtt();
+        g.line[r] = line_rtt(cpu);
         for (size_t k = 0; k < NRUNS; k++) {
             const struct metric *first = &metrics[runs[k]];
             for (int m = 0; m < NMPI; m++) {
