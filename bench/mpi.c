@@ -46,7 +46,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define DEFAULT_ROUNDS 5
+#define DEFAULT_ROUNDS 9
 #define RUN_TIMEOUT_S 120 /* one program run; a hang fails the bench */
 #define LINE_REPS 20000
 #define OUT_BYTES 65536
