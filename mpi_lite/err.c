@@ -52,12 +52,12 @@ const char *ml_class_name(int code)
 /* Report and end the rank through the platform: natively the process ends
  * (a job's rank, or every rank of a threaded run), in simulation the run
  * fails naming the core. */
-static _Noreturn void vfatal(int rank, const char *call, int code, const char *fmt, va_list ap)
+static _Noreturn void fatal(const char *call, int code, const char *arg)
 {
-    char arg[256], msg[512];
-    vsnprintf(arg, sizeof arg, fmt, ap);
-    if (rank >= 0)
-        snprintf(msg, sizeof msg, "mpi_lite: rank %d: %s: %s (%s)", rank, call, arg,
+    struct ml_rank *me = ml_me();
+    char msg[512];
+    if (me && me->initialized)
+        snprintf(msg, sizeof msg, "mpi_lite: rank %d: %s: %s (%s)", me->rank, call, arg,
                  ml_class_name(code));
     else
         snprintf(msg, sizeof msg, "mpi_lite: %s: %s (%s)", call, arg, ml_class_name(code));
@@ -66,10 +66,12 @@ static _Noreturn void vfatal(int rank, const char *call, int code, const char *f
 
 void ml_fatal(const char *call, int code, const char *fmt, ...)
 {
-    struct ml_rank *me = ml_me();
+    char arg[256];
     va_list ap;
     va_start(ap, fmt);
-    vfatal(me && me->initialized ? me->rank : -1, call, code, fmt, ap);
+    vsnprintf(arg, sizeof arg, fmt, ap);
+    va_end(ap);
+    fatal(call, code, arg);
 }
 
 int ml_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
@@ -77,9 +79,12 @@ int ml_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
     struct ml_rank *me = ml_me();
     struct ml_comm *c = me ? ml_comm(me, comm) : NULL;
     if (c && c->eh == MPI_ERRORS_RETURN) return code;
+    char arg[256];
     va_list ap;
     va_start(ap, fmt);
-    vfatal(me && me->initialized ? me->rank : -1, call, code, fmt, ap);
+    vsnprintf(arg, sizeof arg, fmt, ap);
+    va_end(ap);
+    fatal(call, code, arg);
 }
 
 int MPI_Error_class(int errorcode, int *errorclass)

@@ -120,8 +120,9 @@ extern "C" {
 struct plat_ops {
     const char *name; /* "native" or "sim" */
     PLAT_OPS(PLAT_OPS_MEMBER, PLAT_OPS_MEMBER_V)
-    /* plat_abort: outside the list, which cannot say "never returns". */
-    void (*abort)(int code, const char *msg) __attribute__((noreturn));
+    /* plat_abort, outside the list, which cannot say "never returns": a
+     * backend's abort must not return (plat.c aborts if it does). */
+    void (*abort)(int code, const char *msg);
 };
 
 /* The backend plat.h calls go to. Native until a sim run installs its own

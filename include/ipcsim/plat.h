@@ -25,6 +25,23 @@
  *   main thread) becomes a core of its own the first time it calls here, with
  *   every capability.
  *
+ * JOBS (native)
+ *   A run may also span processes: a launcher (mpirun) starts each process
+ *   with IPCSIM_JOB=<name unique on the host, 1-64 of A-Z a-z 0-9 _ ->,
+ *   IPCSIM_CORE=<i> and IPCSIM_CORES=<n> (1..4096). Such a process is core i
+ *   of n: its threads that no run started (its main thread first) are threads
+ *   of core i, plat_core() answers i and plat_cores() n, and every named
+ *   shared region (plat_shared_map) is the job's: POSIX shared memory
+ *   "/ipcsim.<job>.<name>" that the job's other processes map too (a name
+ *   holding '/' is refused there, PLAT_EINVAL). Atomics, plat_copy and
+ *   plat_poll64 on those regions work across the processes (a write wakes a
+ *   poller sleeping in another process); mutexes and events there need
+ *   PLAT_SHARED_PROCESS. The other cores' doorbells, DMA channels, devices
+ *   and plat_shared_alloc memory stay in their own processes. A bad or
+ *   missing variable (with IPCSIM_JOB set) ends the process at its first
+ *   platform call: "ipcsim: IPCSIM_CORE=5: not a core of the job (0..1)",
+ *   exit status 2. Without IPCSIM_JOB nothing changes.
+ *
  * TIME
  *   Nanoseconds as uint64_t. Timeouts are relative; PLAT_FOREVER never expires,
  *   0 means "do not wait".
@@ -239,7 +256,8 @@ void plat_shared_free(void *p);
 
 /* A named shared region: every caller with the same name gets the same bytes;
  * the first creates it zeroed (*created = true). A name starting with '/'
- * natively also reaches other processes on the host (POSIX shared memory).
+ * natively also reaches other processes on the host (POSIX shared memory),
+ * and in a job (JOBS above) every name reaches the job's processes.
  * Returns NULL with *status set on failure (PLAT_EINVAL: size differs from the
  * existing region's). created and status may be NULL. */
 void *plat_shared_map(const char *name, size_t size, bool *created, int *status);

@@ -125,7 +125,8 @@ int hostfile_read(const char *path, struct host **out, char *err, size_t errlen)
 static bool loopback(const struct sockaddr *sa)
 {
     if (sa->sa_family == AF_INET)
-        return (ntohl(((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr) >> 24) == 127;
+        return (ntohl(((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr) >> 24) ==
+               127;
     if (sa->sa_family == AF_INET6)
         return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr);
     return false;

@@ -400,8 +400,7 @@ int main(int argc, char **argv)
         }
         rk[r] = (struct rank){pid, true};
     }
-    uint64_t deadline =
-        o.timeout_s > 0 ? now_ns() + (uint64_t)(o.timeout_s * 1e9) : UINT64_MAX;
+    uint64_t deadline = o.timeout_s > 0 ? now_ns() + (uint64_t)(o.timeout_s * 1e9) : UINT64_MAX;
     while (status == 0 && live_count(rk, o.n)) {
         int sig = wait_event(&set, deadline);
         status = reap(rk, o.n, false);
@@ -411,8 +410,9 @@ int main(int argc, char **argv)
                 fprintf(stderr, "mpirun: stopping the job's other %ld rank%s\n", left,
                         left == 1 ? "" : "s");
         } else if (sig == 0) {
-            fprintf(stderr, "mpirun: the job ran longer than its timeout of %g s; stopping its %ld "
-                            "running rank%s\n",
+            fprintf(stderr,
+                    "mpirun: the job ran longer than its timeout of %g s; stopping its %ld "
+                    "running rank%s\n",
                     o.timeout_s, live_count(rk, o.n), live_count(rk, o.n) == 1 ? "" : "s");
             status = EXIT_TIMEOUT;
         } else if (sig != SIGCHLD) {

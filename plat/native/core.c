@@ -121,7 +121,8 @@ static struct nat_thr *adopt_in_job(const struct nat_job *j, unsigned g)
     static unsigned job_gen; /* the generation whose table holds the job's cores */
     struct nat_thr *t;
     if (job_gen != g || count < j->cores) {
-        for (int i = count; i < j->cores; i++) add_core("native", ALL_CAPS, 0, NAT_ADOPTED_RX_CHANNELS);
+        for (int i = count; i < j->cores; i++)
+            add_core("native", ALL_CAPS, 0, NAT_ADOPTED_RX_CHANNELS);
         job_gen = g;
         t = &table[j->core]->main;
     } else if (!(t = calloc(1, sizeof *t))) {

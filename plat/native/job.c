@@ -34,11 +34,10 @@ static _Noreturn void bad(const char *var, const char *val, const char *why)
 static int number(const char *var, long min, long max, const char *why)
 {
     const char *v = getenv(var);
-    if (!v || !*v) bad(var, v, why);
-    char *end;
+    char *end = NULL;
     errno = 0;
-    long n = strtol(v, &end, 10);
-    if (errno || *end || end == v || n < min || n > max) bad(var, v, why);
+    long n = v ? strtol(v, &end, 10) : 0;
+    if (!v || end == v || errno || *end || n < min || n > max) bad(var, v, why);
     return (int)n;
 }
 
@@ -47,8 +46,9 @@ static void parse(void)
     const char *id = getenv("IPCSIM_JOB");
     if (!id) return;
     size_t n = strlen(id);
-    if (n == 0 || n > NAT_JOB_ID_MAX || strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                                   "0123456789_-") != n)
+    if (n == 0 || n > NAT_JOB_ID_MAX ||
+        strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                   "0123456789_-") != n)
         bad("IPCSIM_JOB", id, "not a job name (1 to 64 of A-Z a-z 0-9 _ -)");
     memcpy(job.id, id, n + 1);
     char why[96];

@@ -173,6 +173,7 @@ struct nat_span {
     uintptr_t lo, hi;
     struct nat_wq *wq;
     size_t stride;
+    struct nat_span *retired; /* shm.c's list of unmapped spans */
 };
 /* The span holding addr, or NULL (one load when no such region is mapped). */
 const struct nat_span *nat_shm_span(const void *addr);

@@ -23,5 +23,5 @@ PLAT_OPS(ENTRY, ENTRY_V)
 
 #define MEMBER(ret, name, params, args) .name = op_##name,
 #define MEMBER_V(name, params, args) .name = op_##name,
-const struct plat_ops plat_native_ops = {
-    .name = "native", PLAT_OPS(MEMBER, MEMBER_V).abort = nat_abort};
+const struct plat_ops plat_native_ops = {.name = "native",
+                                         PLAT_OPS(MEMBER, MEMBER_V).abort = nat_abort};

@@ -50,10 +50,11 @@ struct trailer {
 #define MAX_SPANS 64
 static struct nat_span *span_slot[MAX_SPANS];
 static int spans;
+static struct nat_span *retired; /* under lock */
 
 struct region {
     char *name;
-    char *obj;          /* the POSIX object's name; NULL: private */
+    char *obj;             /* the POSIX object's name; NULL: private */
     struct nat_span *span; /* NULL: not registered (the table is full) */
     size_t size;
     void *p;
@@ -116,6 +117,7 @@ static void span_add(struct region *r)
     }
 }
 
+/* (lock held) */
 static void span_drop(struct region *r)
 {
     if (!r->span) return;
@@ -124,7 +126,10 @@ static void span_drop(struct region *r)
             __atomic_store_n(&span_slot[i], NULL, __ATOMIC_SEQ_CST);
             __atomic_sub_fetch(&spans, 1, __ATOMIC_SEQ_CST);
         }
-    /* the span itself stays: a lookup may still be reading it */
+    /* The span itself stays (a lookup may still be reading it), on a list
+     * that keeps it reachable: it is not a leak. */
+    r->span->retired = retired;
+    retired = r->span;
 }
 
 const struct nat_span *nat_shm_span(const void *addr)
@@ -290,9 +295,9 @@ void nat_shared_unmap(void *p)
         return;
     }
     *pp = r->next;
+    if (r->tr) span_drop(r); /* before the unmap: no lookup finds it after */
     pthread_mutex_unlock(&lock);
     if (r->tr) {
-        span_drop(r);
         if (__atomic_sub_fetch(&r->tr->refs, 1, __ATOMIC_ACQ_REL) == 0) shm_unlink(r->obj);
         munmap(r->p, r->len);
     } else {

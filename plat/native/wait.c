@@ -213,7 +213,7 @@ void nat_poll_wake_range(const void *p, size_t n)
         span_wake_range(sp, (uintptr_t)p & ~(uintptr_t)7, last < sp->hi ? last : sp->hi - 1);
         return;
     }
-        /* Nobody polls at all: one look, whatever the length. */
+    /* Nobody polls at all: one look, whatever the length. */
 #ifdef __SANITIZE_THREAD__
     if (!__atomic_fetch_add(&poll_waiters, 0, __ATOMIC_SEQ_CST)) return;
 #else

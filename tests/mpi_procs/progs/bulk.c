@@ -23,8 +23,8 @@ static int check(const unsigned char *b, size_t n, int from, int m)
 {
     for (size_t i = 0; i < n; i++)
         if (b[i] != byte(from, m, i)) {
-            printf("message %d from %d: byte %zu of %zu is %u, expected %u\n", m, from, i, n,
-                   b[i], byte(from, m, i));
+            printf("message %d from %d: byte %zu of %zu is %u, expected %u\n", m, from, i, n, b[i],
+                   byte(from, m, i));
             return 1;
         }
     return 0;

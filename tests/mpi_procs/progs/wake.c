@@ -50,7 +50,8 @@ int main(void)
     if (plat_core() == 0) {
         qsort(lat, TRIPS, sizeof lat[0], cmp);
         printf("wake: %d round trips, median %llu us, slowest %llu us\n", TRIPS,
-               (unsigned long long)(lat[TRIPS / 2] / 1000), (unsigned long long)(lat[TRIPS - 1] / 1000));
+               (unsigned long long)(lat[TRIPS / 2] / 1000),
+               (unsigned long long)(lat[TRIPS - 1] / 1000));
     }
     plat_fetch_add64(ready, 1); /* nobody unmaps while the other still polls */
     while (plat_load64(ready) < 4) plat_poll64(ready, 3, PLAT_FOREVER);
