@@ -117,6 +117,12 @@ START_TEST(installed)
     }
     ck_assert(mi_fits(path, sizeof path, "%s/bin/mpicc", mi_prefix));
     ck_assert_msg(access(path, X_OK) == 0, "%s is not executable", path);
+    /* mpirun is installed whenever it is built. */
+    ck_assert(mi_fits(path, sizeof path, "%s/bin/mpirun", mi_build));
+    if (access(path, X_OK) == 0) {
+        ck_assert(mi_fits(path, sizeof path, "%s/bin/mpirun", mi_prefix));
+        ck_assert_msg(access(path, X_OK) == 0, "%s: built, not installed", path);
+    }
     /* mpi.h is not where a system MPI's would be found first. */
     ck_assert(mi_fits(path, sizeof path, "%s/include/mpi.h", mi_prefix));
     ck_assert_msg(access(path, F_OK) != 0, "%s: mpi.h installed at the top of include/", path);
