@@ -150,7 +150,9 @@ FORCE:
 # (no SystemC); C++ ones may start simulations (plat_run).
 # bench/xmcapi.c measures XMCAPI: libxmcapi.a and the YAML layer (C++), as $(BINS).
 BENCH_XM := $(BUILD)/bench/xmcapi
-BENCH_C := $(filter-out $(BENCH_XM),$(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c)))
+# bench/mpi.c runs MPI programs as processes (its rule: the OSU block below).
+BENCH_MPI := $(BUILD)/bench/mpi
+BENCH_C := $(filter-out $(BENCH_XM) $(BENCH_MPI),$(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c)))
 BENCH_CXX := $(patsubst bench/%.cpp,$(BUILD)/bench/%,$(wildcard bench/*.cpp))
 $(BENCH_C): $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(MCAPI_LIB) $(CORO_LIB) $(LIB)
 	@mkdir -p $(@D)
@@ -356,7 +358,7 @@ check-results: $(IPCSIM)
 results/REPORT.md: $(RESULT_CSV) $(IPCSIM)
 	$(IPCSIM) report --out results $(SCENARIOS)
 
-bench: all
+bench: all osu-ref
 	@mkdir -p results/bench
 	@for b in $(BENCHES); do \
 	    echo "== $$b"; \
@@ -402,6 +404,19 @@ $(BUILD)/osu-ref/openmpi/%: mpi_lite/examples/%.c
 	$(EXAMPLE_CC)
 test-osu-ref: osu-ref
 	@tests/osu/check.sh $(BUILD)/osu-ref
+
+# The same programs with mpi_lite, as the installed mpicc builds them
+# (libmpi_lite.a, libipcsim.a) into $(BUILD)/osu/. bench/mpi runs them with
+# $(BUILD)/bin/mpirun against $(BUILD)/osu-ref/'s (make bench builds both).
+OSU_LITE := $(addprefix $(BUILD)/osu/,$(OSU_PROGS))
+$(OSU_LITE): $(BUILD)/osu/%: mpi_lite/osu/%.c $(OSU_DEPS) $(MPI_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -O2 $(SANFLAGS) -Impi_lite/include -o $@ $< mpi_lite/osu/osu_util.c \
+	    $(MPI_LIB) $(LIB) -lpthread -lm
+$(BENCH_MPI): $(BUILD)/obj/bench/mpi.o | $(OSU_LITE)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< -lpthread
+all: $(OSU_LITE)
 
 # ---- install -----------------------------------------------------------------
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # install.sh -- copy the built tree to $PREFIX (called by `make install`).
-#   include/ipcsim/*.h, include/mcapi/*.h, include/coro/coro.h, lib/lib*.a, bin/ipcsim,
-#   bin/xmcapi-echo, bin/xmcapi-ping,
-#   share/ipcsim/{platforms,scenarios}, lib/pkgconfig/ipcsim*.pc
+#   include/ipcsim/*.h, include/mcapi/*.h, include/coro/coro.h,
+#   include/mpi_lite/{mpi.h,mpi_lite.h}, lib/lib*.a (libmpi_lite.a among them),
+#   bin/ipcsim, bin/xmcapi-echo, bin/xmcapi-ping, bin/mpicc (mpi_lite/tools/mpicc.in
+#   with the prefix filled in), bin/mpirun (when $BUILD/bin/mpirun is built),
+#   share/ipcsim/{platforms,scenarios}, lib/pkgconfig/{ipcsim,ipcsim-sim,mcapi,xmcapi,coro,mpi_lite}.pc
 set -euo pipefail
 : "${PREFIX:?}" "${BUILD:=build}"
 cd "$(dirname "$0")/.."
@@ -18,6 +20,20 @@ install -m 644 coro/include/coro.h "$dest/include/coro/"
 install -m 644 "$BUILD"/lib/libipcsim*.a "$BUILD"/lib/libmcapi.a "$BUILD"/lib/libxmcapi.a \
     "$BUILD"/lib/libcoro.a "$dest/lib/"
 install -m 755 "$BUILD/ipcsim" "$BUILD/bin/xmcapi-echo" "$BUILD/bin/xmcapi-ping" "$dest/bin/"
+# mpi_lite: mpi.h in a directory of its own, so that it never clashes with
+# another MPI's /usr/include/mpi.h.
+install -d "$dest/include/mpi_lite"
+install -m 644 mpi_lite/include/mpi.h mpi_lite/include/mpi_lite.h "$dest/include/mpi_lite/"
+install -m 644 "$BUILD/lib/libmpi_lite.a" "$dest/lib/"
+# mpicc knows its prefix: @PREFIX@ becomes PREFIX, single-quoted for the shell
+# (a quote in PREFIX is closed, escaped and reopened; the replacement is
+# quoted so that bash does not read & in it).
+mpicc_in=$(<mpi_lite/tools/mpicc.in)
+quoted=${PREFIX//\'/\'\\\'\'}
+printf '%s\n' "${mpicc_in//@PREFIX@/"$quoted"}" > "$dest/bin/mpicc"
+chmod 755 "$dest/bin/mpicc"
+# mpirun is built by its own Makefile block; install it when it is there.
+if [ -x "$BUILD/bin/mpirun" ]; then install -m 755 "$BUILD/bin/mpirun" "$dest/bin/"; fi
 install -m 644 platforms/*.yaml "$dest/share/ipcsim/platforms/"
 (cd scenarios && find . -name '*.yaml' -exec install -D -m 644 {} "$dest/share/ipcsim/scenarios/{}" \;)
 
@@ -87,5 +103,19 @@ Version: $version
 Requires: ipcsim
 Cflags: -I\${includedir}/coro
 Libs: -L\${libdir} -lcoro
+PC
+# mpi_lite: MPI programs (#include <mpi.h>) on the native backend; mpicc
+# adds the same flags.
+cat > "$dest/lib/pkgconfig/mpi_lite.pc" <<PC
+prefix=$PREFIX
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: mpi_lite
+Description: a light MPI (ipcsim mpi_lite) on the ipcsim platform interface
+Version: $version
+Requires: ipcsim
+Cflags: -I\${includedir}/mpi_lite
+Libs: -L\${libdir} -lmpi_lite -lm
 PC
 echo "installed to $dest"
