@@ -3,7 +3,7 @@
 #   include/ipcsim/*.h, include/mcapi/*.h, include/coro/coro.h,
 #   include/mpi_lite/{mpi.h,mpi_lite.h}, lib/lib*.a (libmpi_lite.a among them),
 #   bin/ipcsim, bin/xmcapi-echo, bin/xmcapi-ping, bin/mpicc (mpi_lite/tools/mpicc.in
-#   with the prefix filled in), bin/mpirun (when $BUILD/bin/mpirun is built),
+#   with the prefix filled in), bin/mpirun,
 #   share/ipcsim/{platforms,scenarios}, lib/pkgconfig/{ipcsim,ipcsim-sim,mcapi,xmcapi,coro,mpi_lite}.pc
 set -euo pipefail
 : "${PREFIX:?}" "${BUILD:=build}"
@@ -32,8 +32,7 @@ mpicc_in=$(<mpi_lite/tools/mpicc.in)
 quoted=${PREFIX//\'/\'\\\'\'}
 printf '%s\n' "${mpicc_in//@PREFIX@/"$quoted"}" > "$dest/bin/mpicc"
 chmod 755 "$dest/bin/mpicc"
-# mpirun is built by its own Makefile block; install it when it is there.
-if [ -x "$BUILD/bin/mpirun" ]; then install -m 755 "$BUILD/bin/mpirun" "$dest/bin/"; fi
+install -m 755 "$BUILD/bin/mpirun" "$dest/bin/"
 install -m 644 platforms/*.yaml "$dest/share/ipcsim/platforms/"
 (cd scenarios && find . -name '*.yaml' -exec install -D -m 644 {} "$dest/share/ipcsim/scenarios/{}" \;)
 
