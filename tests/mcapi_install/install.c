@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include "harness.h"
+#include "install.h"
 
 #include <glob.h>
 #include <limits.h>
@@ -33,116 +34,21 @@
 #include <sys/wait.h>
 
 #define MAX_EXAMPLES 32
-#define LOG_BYTES 4096
 
-static char root[PATH_MAX];   /* the source tree */
-static char prefix[PATH_MAX]; /* where the fixture installed */
-static char setup_error[LOG_BYTES + 256];
 static char examples[MAX_EXAMPLES][PATH_MAX];
 static int nexamples;
-
-/* snprintf that reports truncation (paths are at most PATH_MAX each, but a
- * truncated command must never run). */
-static bool fits(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool fits(char *buf, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, len, fmt, ap);
-    va_end(ap);
-    return n >= 0 && (size_t)n < len;
-}
-
-/* Run cmd with sh, stdout and stderr into log (its last LOG_BYTES - 1
- * bytes); returns the exit status, or -1 if it did not exit normally. */
-static int shell(const char *cmd, char *log, size_t loglen)
-{
-    char full[8 * PATH_MAX];
-    if (!fits(full, sizeof full, "( %s ) 2>&1", cmd)) {
-        snprintf(log, loglen, "command too long");
-        return -1;
-    }
-    FILE *p = popen(full, "r");
-    if (!p) {
-        snprintf(log, loglen, "popen failed");
-        return -1;
-    }
-    size_t len = 0;
-    char chunk[512];
-    size_t n;
-    log[0] = '\0';
-    while ((n = fread(chunk, 1, sizeof chunk, p)) > 0) {
-        if (n >= loglen) n = loglen - 1;
-        if (len + n >= loglen) { /* keep the end: the error is usually last */
-            size_t drop = len + n - (loglen - 1);
-            memmove(log, log + drop, len - drop);
-            len -= drop;
-        }
-        memcpy(log + len, chunk, n);
-        len += n;
-        log[len] = '\0';
-    }
-    int st = pclose(p);
-    return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static const char *build_dir(void)
-{
-    const char *b = getenv("BUILD");
-    return b && *b ? b : "build";
-}
-
-/* The sanitizer flag matching the tree's libraries (see the top). */
-static const char *san_flags(void)
-{
-    const char *san = getenv("SAN");
-    if (san && strcmp(san, "asan") == 0) return "-fsanitize=address,undefined";
-    if (san && strcmp(san, "tsan") == 0) return "-fsanitize=thread";
-    return "";
-}
-
-static void install_once(void)
-{
-    char build[PATH_MAX], log[LOG_BYTES], cmd[4 * PATH_MAX];
-    setup_error[0] = '\0';
-    if (!realpath(build_dir(), build)) {
-        snprintf(setup_error, sizeof setup_error, "BUILD=%s does not exist", build_dir());
-        return;
-    }
-    if (!fits(prefix, sizeof prefix, "%s/mcapi-install.XXXXXX", build) || !mkdtemp(prefix)) {
-        snprintf(setup_error, sizeof setup_error, "cannot make a directory under %s", build);
-        prefix[0] = '\0';
-        return;
-    }
-    fits(cmd, sizeof cmd, "PREFIX='%s' BUILD='%s' '%s/tools/install.sh'", prefix, build, root);
-    int rc = shell(cmd, log, sizeof log);
-    if (rc != 0)
-        snprintf(setup_error, sizeof setup_error, "tools/install.sh exited %d:\n%s", rc, log);
-}
-
-static void remove_install(void)
-{
-    char cmd[2 * PATH_MAX], log[LOG_BYTES];
-    if (!prefix[0]) return;
-    fits(cmd, sizeof cmd, "rm -rf '%s'", prefix);
-    shell(cmd, log, sizeof log);
-}
-
-static void need_install(void)
-{
-    ck_assert_msg(setup_error[0] == '\0', "install: %s", setup_error);
-}
 
 static int exists(const char *rel)
 {
     char path[2 * PATH_MAX];
     struct stat sb;
-    return fits(path, sizeof path, "%s/%s", prefix, rel) && stat(path, &sb) == 0 && sb.st_size > 0;
+    return inst_fits(path, sizeof path, "%s/%s", inst_prefix, rel) && stat(path, &sb) == 0 &&
+           sb.st_size > 0;
 }
 
 START_TEST(installed)
 {
-    need_install();
+    inst_need_install();
     static const char *const files[] = {
         "include/mcapi/mca.h",     "include/mcapi/mcapi.h", "include/mcapi/mcapi_impl_spec.h",
         "lib/libmcapi.a",          "lib/libipcsim.a",       "lib/pkgconfig/mcapi.pc",
@@ -150,13 +56,13 @@ START_TEST(installed)
         "include/mcapi/xmcapi.h",  "bin/xmcapi-echo",       "bin/xmcapi-ping",
     };
     for (size_t i = 0; i < HARNESS_COUNT(files); i++)
-        ck_assert_msg(exists(files[i]), "%s/%s is missing or empty", prefix, files[i]);
+        ck_assert_msg(exists(files[i]), "%s/%s is missing or empty", inst_prefix, files[i]);
 
     char cmd[4 * PATH_MAX], log[LOG_BYTES], want[2 * PATH_MAX];
-    fits(cmd, sizeof cmd, "PKG_CONFIG_PATH='%s/lib/pkgconfig' pkg-config --cflags --libs mcapi",
-         prefix);
-    ck_assert_msg(shell(cmd, log, sizeof log) == 0, "%s:\n%s", cmd, log);
-    fits(want, sizeof want, "-I%s/include/mcapi", prefix);
+    inst_fits(cmd, sizeof cmd,
+              "PKG_CONFIG_PATH='%s/lib/pkgconfig' pkg-config --cflags --libs mcapi", inst_prefix);
+    ck_assert_msg(inst_shell(cmd, log, sizeof log) == 0, "%s:\n%s", cmd, log);
+    inst_fits(want, sizeof want, "-I%s/include/mcapi", inst_prefix);
     ck_assert_msg(strstr(log, want), "pkg-config mcapi lacks %s: %s", want, log);
     ck_assert_msg(strstr(log, "-lmcapi") && strstr(log, "-lipcsim"),
                   "pkg-config mcapi lacks -lmcapi -lipcsim: %s", log);
@@ -170,35 +76,35 @@ static void build_and_run(const char *src, const char *exe, const char *pkgname,
                           const char *want)
 {
     char cmd[6 * PATH_MAX], log[LOG_BYTES], pkg[2 * PATH_MAX];
-    ck_assert(fits(pkg, sizeof pkg,
-                   "$(PKG_CONFIG_PATH='%s/lib/pkgconfig' pkg-config --cflags --libs %s)", prefix,
-                   pkgname));
-    ck_assert(fits(cmd, sizeof cmd, "cc -std=c11 %s '%s' %s %s -o '%s'", san_flags(), src, pkg,
-                   libs, exe));
-    int rc = shell(cmd, log, sizeof log);
+    ck_assert(inst_fits(pkg, sizeof pkg,
+                        "$(PKG_CONFIG_PATH='%s/lib/pkgconfig' pkg-config --cflags --libs %s)",
+                        inst_prefix, pkgname));
+    ck_assert(inst_fits(cmd, sizeof cmd, "cc -std=c11 %s '%s' %s %s -o '%s'", inst_san_flags(), src,
+                        pkg, libs, exe));
+    int rc = inst_shell(cmd, log, sizeof log);
     ck_assert_msg(rc == 0, "%s\nexited %d:\n%s", cmd, rc, log);
 
-    ck_assert(fits(cmd, sizeof cmd, "'%s'", exe));
-    rc = shell(cmd, log, sizeof log);
+    ck_assert(inst_fits(cmd, sizeof cmd, "'%s'", exe));
+    rc = inst_shell(cmd, log, sizeof log);
     ck_assert_msg(rc == 0, "%s exited %d:\n%s", exe, rc, log);
     ck_assert_msg(log[0] != '\0' && strstr(log, want), "%s printed: '%s', not '%s'", exe, log,
                   want);
 
-    ck_assert(fits(cmd, sizeof cmd,
-                   "cc -std=c11 -Wall -Wextra -Werror -pedantic -c '%s' %s -o '%s.o'", src, pkg,
-                   exe));
-    rc = shell(cmd, log, sizeof log);
+    ck_assert(inst_fits(cmd, sizeof cmd,
+                        "cc -std=c11 -Wall -Wextra -Werror -pedantic -c '%s' %s -o '%s.o'", src,
+                        pkg, exe));
+    rc = inst_shell(cmd, log, sizeof log);
     ck_assert_msg(rc == 0, "%s\nexited %d:\n%s", cmd, rc, log);
 }
 
 /* Example _i, with the installed libmcapi.a. */
 START_TEST(example)
 {
-    need_install();
+    inst_need_install();
     const char *src = examples[_i];
     const char *base = strrchr(src, '/') + 1;
     char exe[2 * PATH_MAX];
-    ck_assert(fits(exe, sizeof exe, "%s/%.*s", prefix, (int)(strlen(base) - 2), base));
+    ck_assert(inst_fits(exe, sizeof exe, "%s/%.*s", inst_prefix, (int)(strlen(base) - 2), base));
     build_and_run(src, exe, "mcapi", "", "");
 }
 END_TEST
@@ -209,14 +115,14 @@ END_TEST
  * names its transport's shared region, so it is left out. */
 START_TEST(example_xmcapi)
 {
-    need_install();
+    inst_need_install();
     const char *src = examples[_i];
     const char *base = strrchr(src, '/') + 1;
     if (strcmp(base, "msg_procs.c") == 0) return;
     char exe[2 * PATH_MAX], cmd[6 * PATH_MAX], log[LOG_BYTES], pkg[2 * PATH_MAX];
     char topo[2 * PATH_MAX];
-    ck_assert(fits(exe, sizeof exe, "%s/xm-%.*s", prefix, (int)(strlen(base) - 2), base));
-    ck_assert(fits(topo, sizeof topo, "%s.yaml", exe));
+    ck_assert(inst_fits(exe, sizeof exe, "%s/xm-%.*s", inst_prefix, (int)(strlen(base) - 2), base));
+    ck_assert(inst_fits(topo, sizeof topo, "%s.yaml", exe));
     FILE *f = fopen(topo, "w");
     ck_assert_ptr_nonnull(f);
     unsigned port = 40000u + (unsigned)(getpid() % 1000) * 20u + (unsigned)_i * 2u;
@@ -225,14 +131,15 @@ START_TEST(example_xmcapi)
             "  - {domain: 1, node: 1, host: 127.0.0.1, port: %u}\n",
             port, port + 1);
     fclose(f);
-    ck_assert(fits(pkg, sizeof pkg,
-                   "$(PKG_CONFIG_PATH='%s/lib/pkgconfig' pkg-config --cflags --libs xmcapi)",
-                   prefix));
-    ck_assert(fits(cmd, sizeof cmd, "cc -std=c11 %s '%s' %s -o '%s'", san_flags(), src, pkg, exe));
-    int rc = shell(cmd, log, sizeof log);
+    ck_assert(inst_fits(pkg, sizeof pkg,
+                        "$(PKG_CONFIG_PATH='%s/lib/pkgconfig' pkg-config --cflags --libs xmcapi)",
+                        inst_prefix));
+    ck_assert(inst_fits(cmd, sizeof cmd, "cc -std=c11 %s '%s' %s -o '%s'", inst_san_flags(), src,
+                        pkg, exe));
+    int rc = inst_shell(cmd, log, sizeof log);
     ck_assert_msg(rc == 0, "%s\nexited %d:\n%s", cmd, rc, log);
-    ck_assert(fits(cmd, sizeof cmd, "XMCAPI_TOPOLOGY='%s' '%s'", topo, exe));
-    rc = shell(cmd, log, sizeof log);
+    ck_assert(inst_fits(cmd, sizeof cmd, "XMCAPI_TOPOLOGY='%s' '%s'", topo, exe));
+    rc = inst_shell(cmd, log, sizeof log);
     ck_assert_msg(rc == 0, "%s exited %d:\n%s", cmd, rc, log);
     /* It did go over TCP: a topology naming a port in use fails loudly. */
 }
@@ -242,13 +149,13 @@ END_TEST
  * coro). */
 START_TEST(example_coro)
 {
-    need_install();
+    inst_need_install();
     ck_assert_msg(exists("include/coro/coro.h") && exists("lib/libcoro.a") &&
                       exists("lib/pkgconfig/coro.pc"),
-                  "coro is not installed under %s", prefix);
+                  "coro is not installed under %s", inst_prefix);
     char src[2 * PATH_MAX], exe[2 * PATH_MAX];
-    ck_assert(fits(src, sizeof src, "%s/coro/examples/pipeline.c", root));
-    ck_assert(fits(exe, sizeof exe, "%s/coro-pipeline", prefix));
+    ck_assert(inst_fits(src, sizeof src, "%s/coro/examples/pipeline.c", inst_root));
+    ck_assert(inst_fits(exe, sizeof exe, "%s/coro-pipeline", inst_prefix));
     build_and_run(src, exe, "coro", "-lpthread", "sum of squares");
 }
 END_TEST
@@ -258,22 +165,21 @@ static void find_examples(void)
 {
     char pattern[PATH_MAX + 32];
     glob_t g;
-    if (!fits(pattern, sizeof pattern, "%s/mcapi_ref/examples/*.c", root) ||
+    if (!inst_fits(pattern, sizeof pattern, "%s/mcapi_ref/examples/*.c", inst_root) ||
         glob(pattern, 0, NULL, &g) != 0)
         harness_die("mcapi_install: no %s", pattern);
     for (size_t i = 0; i < g.gl_pathc && nexamples < MAX_EXAMPLES; i++)
-        if (fits(examples[nexamples], PATH_MAX, "%s", g.gl_pathv[i])) nexamples++;
+        if (inst_fits(examples[nexamples], PATH_MAX, "%s", g.gl_pathv[i])) nexamples++;
     globfree(&g);
 }
 
 void tests_register(void)
 {
-    const char *r = getenv("IPCSIM_ROOT");
-    if (!realpath(r && *r ? r : ".", root)) harness_die("mcapi_install: no IPCSIM_ROOT");
+    inst_init("mcapi-install");
     find_examples();
     Suite *s = harness_suite("mcapi-install");
     TCase *tc = harness_tcase(s, "install");
-    tcase_add_unchecked_fixture(tc, install_once, remove_install);
+    tcase_add_unchecked_fixture(tc, inst_install_once, inst_remove_install);
     tcase_add_test(tc, installed);
     tcase_add_loop_test(tc, example, 0, nexamples);
     tcase_add_loop_test(tc, example_xmcapi, 0, nexamples);

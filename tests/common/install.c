@@ -1,10 +1,10 @@
 /*
- * util.c -- see util.h. The pattern of tests/mcapi_install/install.c: the
- * installation happens once per suite in the harness's own process, and
- * each case runs the installed tools as a user would, through sh.
+ * install.c -- see install.h. The installation happens once per suite in the
+ * harness's own process, and each case runs the installed tools as a user
+ * would, through sh.
  */
 #define _GNU_SOURCE
-#include "util.h"
+#include "install.h"
 
 #include "harness.h"
 
@@ -15,12 +15,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-char mi_root[PATH_MAX];
-char mi_prefix[PATH_MAX];
-char mi_build[PATH_MAX];
+char inst_root[PATH_MAX];
+char inst_prefix[PATH_MAX];
+char inst_build[PATH_MAX];
 static char setup_error[LOG_BYTES + 256];
+static char suite_name[64];
 
-bool mi_fits(char *buf, size_t len, const char *fmt, ...)
+void inst_init(const char *name)
+{
+    snprintf(suite_name, sizeof suite_name, "%s", name);
+    const char *r = getenv("IPCSIM_ROOT"), *b = getenv("BUILD");
+    if (!realpath(r && *r ? r : ".", inst_root)) harness_die("%s: no IPCSIM_ROOT", name);
+    if (!realpath(b && *b ? b : "build", inst_build))
+        harness_die("%s: BUILD=%s does not exist", name, b && *b ? b : "build");
+}
+
+bool inst_fits(char *buf, size_t len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -29,11 +39,11 @@ bool mi_fits(char *buf, size_t len, const char *fmt, ...)
     return n >= 0 && (size_t)n < len;
 }
 
-int mi_shell(const char *cmd, char *log, size_t loglen)
+int inst_shell(const char *cmd, char *log, size_t loglen)
 {
     char full[CMD_BYTES + 16];
     log[0] = '\0';
-    if (!mi_fits(full, sizeof full, "( %s ) 2>&1", cmd)) {
+    if (!inst_fits(full, sizeof full, "( %s ) 2>&1", cmd)) {
         snprintf(log, loglen, "command too long");
         return -1;
     }
@@ -60,7 +70,7 @@ int mi_shell(const char *cmd, char *log, size_t loglen)
     return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-const char *mi_san_flags(void)
+const char *inst_san_flags(void)
 {
     const char *san = getenv("SAN");
     if (san && strcmp(san, "asan") == 0) return "-fsanitize=address,undefined";
@@ -68,32 +78,32 @@ const char *mi_san_flags(void)
     return "";
 }
 
-void mi_install_once(void)
+void inst_install_once(void)
 {
     char log[LOG_BYTES], cmd[CMD_BYTES];
     setup_error[0] = '\0';
-    if (!mi_fits(mi_prefix, sizeof mi_prefix, "%s/mpi-install.XXXXXX", mi_build) ||
-        !mkdtemp(mi_prefix)) {
-        snprintf(setup_error, sizeof setup_error, "cannot make a directory under %s", mi_build);
-        mi_prefix[0] = '\0';
+    if (!inst_fits(inst_prefix, sizeof inst_prefix, "%s/%s.XXXXXX", inst_build, suite_name) ||
+        !mkdtemp(inst_prefix)) {
+        snprintf(setup_error, sizeof setup_error, "cannot make a directory under %s", inst_build);
+        inst_prefix[0] = '\0';
         return;
     }
-    mi_fits(cmd, sizeof cmd, "PREFIX='%s' BUILD='%s' '%s/tools/install.sh'", mi_prefix, mi_build,
-            mi_root);
-    int rc = mi_shell(cmd, log, sizeof log);
+    inst_fits(cmd, sizeof cmd, "PREFIX='%s' BUILD='%s' '%s/tools/install.sh'", inst_prefix,
+              inst_build, inst_root);
+    int rc = inst_shell(cmd, log, sizeof log);
     if (rc != 0)
         snprintf(setup_error, sizeof setup_error, "tools/install.sh exited %d:\n%s", rc, log);
 }
 
-void mi_remove_install(void)
+void inst_remove_install(void)
 {
     char cmd[2 * PATH_MAX], log[LOG_BYTES];
-    if (!mi_prefix[0]) return;
-    mi_fits(cmd, sizeof cmd, "rm -rf '%s'", mi_prefix);
-    mi_shell(cmd, log, sizeof log);
+    if (!inst_prefix[0]) return;
+    inst_fits(cmd, sizeof cmd, "rm -rf '%s'", inst_prefix);
+    inst_shell(cmd, log, sizeof log);
 }
 
-void mi_need_install(void)
+void inst_need_install(void)
 {
     ck_assert_msg(setup_error[0] == '\0', "install: %s", setup_error);
 }
