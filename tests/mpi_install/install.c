@@ -437,7 +437,7 @@ START_TEST(mpirun_examples)
         run(cmd, 0, log, sizeof log);
         if (strcmp(names[k], "hello") == 0) {
             for (int r = 0; r < 4; r++) {
-                char rank[16];
+                char rank[32];
                 snprintf(rank, sizeof rank, "%d of 4", r);
                 ck_assert_msg(strstr(log, rank), "hello on 4 ranks lacks '%s':\n%s", rank, log);
             }
