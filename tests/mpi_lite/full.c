@@ -10,9 +10,9 @@
 enum {
     SLOTS = 2,
     SLOTB = 512,
-    MAXLEN = 3 * SLOTB,  /* up to four slots a message: full mid-message */
-    K = 4 * SLOTS + 1,   /* messages per pair and direction */
-    LATE_NS = 2000000    /* the last rank's late start */
+    MAXLEN = 3 * SLOTB, /* up to four slots a message: full mid-message */
+    K = 4 * SLOTS + 1,  /* messages per pair and direction */
+    LATE_NS = 2000000   /* the last rank's late start */
 };
 
 static size_t len_of(unsigned m, int src, int dst)
