@@ -14,9 +14,13 @@ static size_t bells_bytes(int n)
 {
     return (size_t)n * LINE;
 }
+/* A pair's two lines: `tail` (written by the sender on every slot) and
+ * `head` + `want` (head written by the receiver on every slot, want by the
+ * sender only when it waits for space). The sender keeps a copy of head, so
+ * the second line stays with the receiver while the queue is not full. */
 static size_t pairs_bytes(int n)
 {
-    return (size_t)n * (size_t)n * LINE;
+    return (size_t)n * (size_t)n * 2 * LINE;
 }
 
 uint64_t *tp_bell(struct tp_world *w, int rank)
@@ -27,7 +31,7 @@ uint64_t *tp_bell(struct tp_world *w, int rank)
 static char *pair(struct tp_world *w, int from, int to)
 {
     return w->base + hdr_bytes() + bells_bytes(w->n) +
-           ((size_t)from * (size_t)w->n + (size_t)to) * LINE;
+           ((size_t)from * (size_t)w->n + (size_t)to) * 2 * LINE;
 }
 
 uint64_t *tp_tail(struct tp_world *w, int from, int to)
@@ -36,7 +40,11 @@ uint64_t *tp_tail(struct tp_world *w, int from, int to)
 }
 uint64_t *tp_head(struct tp_world *w, int from, int to)
 {
-    return (uint64_t *)(pair(w, from, to) + LINE / 2);
+    return (uint64_t *)(pair(w, from, to) + LINE);
+}
+uint64_t *tp_want(struct tp_world *w, int from, int to)
+{
+    return tp_head(w, from, to) + 1;
 }
 
 char *tp_slot(struct tp_world *w, int from, int to, uint64_t i)
@@ -120,6 +128,7 @@ void tp_wait(struct ml_rank *me, bool (*done)(void *), void *arg)
         uint64_t e = plat_load64(me->tp->bell);
         tp_progress(me);
         if (done(arg)) return;
+        if (tp_tx_want_space(me)) continue; /* space came while asking for it */
         plat_poll64(me->tp->bell, e, PLAT_FOREVER);
     }
 }

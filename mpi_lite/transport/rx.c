@@ -125,6 +125,7 @@ void tp_rx_progress(struct ml_rank *me)
     for (int src = 0; src < w->n; src++) {
         struct tp_rx *rx = &w->rx[src];
         uint64_t tail = plat_load64(tp_tail(w, src, me->rank));
+        uint64_t h0 = rx->h;
         while (rx->h < tail) {
             char *slot = tp_slot(w, src, me->rank, rx->h);
             size_t used = (size_t)plat_load64((uint64_t *)slot);
@@ -136,10 +137,22 @@ void tp_rx_progress(struct ml_rank *me)
                 on_record(me, src, &h, slot + off + sizeof h);
                 off += ALIGN8(sizeof h + h.chunk);
             }
-            /* V(empty): the slot is the sender's again. */
+            /* V(empty): the slot is the sender's again. The sender is woken
+             * only if it sleeps for space (tx.c tp_tx_want_space): want is
+             * loaded after the pass's last head store, so a sender that
+             * missed that store has its want seen here; and after its first,
+             * so that a sender asleep on the full queue the pass began with
+             * refills while the rest is read. Once per want value: a sender
+             * that sees this head does not sleep for it. */
             rx->h++;
             plat_store64(tp_head(w, src, me->rank), rx->h);
-            plat_fetch_add64(tp_bell(w, src), 1);
+            if (rx->h == h0 + 1 || rx->h == tail) {
+                uint64_t want = plat_load64(tp_want(w, src, me->rank));
+                if (want > rx->rung && rx->h >= want) {
+                    rx->rung = want;
+                    plat_fetch_add64(tp_bell(w, src), 1);
+                }
+            }
         }
     }
 }

@@ -5,12 +5,14 @@
  *
  *   header      the two world barriers' counters
  *   bells       one word per rank: every change a rank must notice (a slot
- *               filled for it, a slot of its own freed) adds 1 to its bell,
- *               and a waiting rank polls its bell alone
+ *               filled for it; a slot of its own freed while it waits for
+ *               space) adds 1 to its bell, and a waiting rank polls its bell
+ *               alone
  *   pairs       N x N buffer heads, buff_ij for sender i, receiver j: a queue
  *               of `slots` slots guarded by two P/V counters, `tail` (slots
  *               filled, V by i, P by j) and `head` (slots freed, V by j, P by
- *               i). One producer and one consumer each: loads and stores do.
+ *               i), and `want` (by i: the head it sleeps for, queue full).
+ *               One producer and one consumer each: loads and stores do.
  *   slots       N x N x slots x slot_bytes
  *
  * A slot holds records, SCTP-like chunks: a 40-byte header and up to the
@@ -51,7 +53,10 @@ struct tp_sop {
 
 struct tp_tx { /* me -> peer */
     struct tp_sop *q, *qtail;
-    uint64_t t; /* slots filled so far (the next one to open) */
+    uint64_t t;    /* slots filled so far (the next one to open) */
+    uint64_t h;    /* head as last loaded: reloaded only when t - h is full */
+    uint64_t want; /* the last value stored in the pair's want */
+    bool full;     /* the last open_slot found no space */
     bool open;
     size_t fill;
     char *compose; /* the open slot, or stage for a peer on another node */
@@ -60,6 +65,7 @@ struct tp_tx { /* me -> peer */
 
 struct tp_rx {                /* peer -> me */
     uint64_t h;               /* slots consumed */
+    uint64_t rung;            /* the last want the sender's bell was rung for */
     struct ml_request *cur_r; /* the message whose continuations follow */
     struct ml_unexp *cur_u;
 };
@@ -80,10 +86,12 @@ struct tp_world {
 uint64_t *tp_bell(struct tp_world *w, int rank);
 uint64_t *tp_tail(struct tp_world *w, int from, int to);
 uint64_t *tp_head(struct tp_world *w, int from, int to);
+uint64_t *tp_want(struct tp_world *w, int from, int to);
 char *tp_slot(struct tp_world *w, int from, int to, uint64_t i);
 bool tp_same_node(struct ml_rank *me, int peer);
 
 void tp_tx_progress(struct ml_rank *me);
+bool tp_tx_want_space(struct ml_rank *me);
 void tp_rx_progress(struct ml_rank *me);
 void tp_queue(struct tp_world *w, int peer, struct tp_sop *s);
 

@@ -17,12 +17,18 @@ void tp_queue(struct tp_world *w, int peer, struct tp_sop *s)
     tx->qtail = s;
 }
 
-/* P(empty): a free slot in buff_{me,peer}? Opens it for composing. */
+/* P(empty): a free slot in buff_{me,peer}? Opens it for composing. head
+ * only grows, so the copy in tx->h errs on the full side: it is reloaded
+ * only when it says full, not on every slot. */
 static bool open_slot(struct ml_rank *me, int peer)
 {
     struct tp_world *w = me->tp;
     struct tp_tx *tx = &w->tx[peer];
-    if (tx->t - plat_load64(tp_head(w, me->rank, peer)) >= w->slots) return false;
+    if (tx->t - tx->h >= w->slots) {
+        tx->h = plat_load64(tp_head(w, me->rank, peer));
+        tx->full = tx->t - tx->h >= w->slots;
+        if (tx->full) return false;
+    }
     tx->open = true;
     tx->fill = TP_SLOT_HDR;
     /* Intra-node: compose in the receiver's slot (a memory copy). Inter-node:
@@ -118,6 +124,29 @@ void tp_tx_progress(struct ml_rank *me)
          * waiting for more. */
         if (w->tx[p].open) publish(me, p);
     }
+}
+
+/* Before tp_wait sleeps: for every pair found full, store in `want` the head
+ * that frees a slot, then load head once more. The receiver stores head,
+ * then loads want (rx.c), both sequentially consistent: either this load
+ * sees the new head or the receiver sees want and rings the bell. True if
+ * a slot is free now (do not sleep). */
+bool tp_tx_want_space(struct ml_rank *me)
+{
+    struct tp_world *w = me->tp;
+    bool space = false;
+    for (int p = 0; p < w->n; p++) {
+        struct tp_tx *tx = &w->tx[p];
+        if (!tx->q || !tx->full) continue;
+        uint64_t want = tx->t - w->slots + 1;
+        if (tx->want != want) {
+            plat_store64(tp_want(w, me->rank, p), want);
+            tx->want = want;
+        }
+        tx->h = plat_load64(tp_head(w, me->rank, p));
+        if (tx->t - tx->h < w->slots) space = true;
+    }
+    return space;
 }
 
 void tp_send(struct ml_rank *me, struct ml_request *r, int dst, int tag, int ctx, size_t len,

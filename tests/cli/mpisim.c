@@ -30,10 +30,11 @@ static char *csv_of(const char *stem, const char *opts, const char *backend, str
 }
 
 /* The closed form of docs/ideal.md for one slot on ideal: one-way latency
- * in us of n bytes (1 .. 4048) with link latency L, memory latency M (ns). */
+ * in us of n bytes (1 .. 4048) with link latency L, memory latency M (ns):
+ * 16 accesses, and the sender's reload of head (8 bytes) every 16 slots. */
 static double one_slot_us(double n, double L, double M, double record)
 {
-    return (17 * (L + M) + 2 * n + 184 + 20 + 2 * record) / 1000;
+    return ((16 + 1.0 / 16) * (L + M) + 2 * n + 176 + 8.0 / 16 + 20 + 2 * record) / 1000;
 }
 
 static void near(double got, double want, double pct, const char *what)
@@ -85,11 +86,12 @@ START_TEST(mpisim_latency_moves)
 }
 END_TEST
 
-/* The streaming bound of docs/ideal.md: c / (6 (L + M) + (c + 72) / B +
- * mpi_record / f) MB/s with c = 4048 bytes per slot, and how it moves. */
+/* The streaming bound of docs/ideal.md: c / (5 (L + M) + (c + 64) / B +
+ * mpi_record / f + (L + M + 8 / B) / 15) MB/s with c = 4048 bytes per slot
+ * (the last term: the sender reloads head every 15 slots), and how it moves. */
 static double stream_MBps(double L, double M, double B)
 {
-    return 4048 / (6 * (L + M) + (4048 + 72) / B + 40) * 1000;
+    return 4048 / (5 * (L + M) + (4048 + 64) / B + 40 + (L + M + 8 / B) / 15) * 1000;
 }
 
 START_TEST(mpisim_bandwidth_sim)

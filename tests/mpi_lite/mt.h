@@ -24,5 +24,6 @@ void mt_expect(const unsigned char *b, size_t n, unsigned m);
 void mt_p2p_cases(void);
 void mt_coll_cases(void);
 void mt_err_cases(void);
+void mt_full_cases(void);
 
 #endif

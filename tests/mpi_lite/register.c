@@ -41,4 +41,5 @@ void tests_register(void)
     mt_p2p_cases();
     mt_coll_cases();
     mt_err_cases();
+    mt_full_cases();
 }
