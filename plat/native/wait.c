@@ -152,10 +152,19 @@ void nat_bump(struct nat_wq *w, bool shared)
 
 /* A word of a region other processes map: its queue in the region's
  * object (shm.c), by offset, so every process finds the same one. */
+static size_t span_bucket(const struct nat_span *sp, uintptr_t a)
+{
+    return (size_t)((((uint64_t)(a - sp->lo) >> 3) * 0x9e3779b97f4a7c15ull) >> 58) % NAT_SHM_WQS;
+}
+
+static struct nat_wq *span_queue(const struct nat_span *sp, size_t b)
+{
+    return (struct nat_wq *)(void *)((char *)sp->wq + b * sp->stride);
+}
+
 static struct nat_wq *span_wq(const struct nat_span *sp, uintptr_t a)
 {
-    size_t b = (size_t)((((uint64_t)(a - sp->lo) >> 3) * 0x9e3779b97f4a7c15ull) >> 58);
-    return (struct nat_wq *)(void *)((char *)sp->wq + (b % NAT_SHM_WQS) * sp->stride);
+    return span_queue(sp, span_bucket(sp, a));
 }
 
 void nat_poll_wake(const void *p)
@@ -183,25 +192,35 @@ int nat_poll_wait(const void *addr, nat_ready_fn ready, const void *arg, uint64_
 
 /* nat_wake after the caller's fence: the store-load order is already
  * there, a plain look at the count will do (TSan: nat_wake's RMW). */
-static void wake_fenced(struct nat_wq *w)
+static void wake_fenced(struct nat_wq *w, bool shared)
 {
 #ifdef __SANITIZE_THREAD__
-    nat_wake(w, false);
+    nat_wake(w, shared);
 #else
-    if (__atomic_load_n(&w->waiters, __ATOMIC_RELAXED)) wake_sleepers(w, false);
+    if (__atomic_load_n(&w->waiters, __ATOMIC_RELAXED)) wake_sleepers(w, shared);
 #endif
 }
 
+_Static_assert(NAT_SHM_WQS <= 64, "span_wake_range keeps a span's queues in one 64-bit mask");
+
 /* nat_poll_wake_range inside a span: its queues are shared with other
- * processes, whose sleepers poll_waiters does not count. */
+ * processes, whose sleepers poll_waiters does not count. The queues the
+ * range hashes to go into a mask first: each is looked at (and, with
+ * sleepers, woken: a system call) once however many of its words the range
+ * holds, and all of them after one store-load fence instead of a fence per
+ * word. */
 static void span_wake_range(const struct nat_span *sp, uintptr_t first, uintptr_t last)
 {
-    if ((last - first) / 8 + 1 > NAT_SHM_WQS) {
-        for (size_t b = 0; b < NAT_SHM_WQS; b++)
-            nat_wake((struct nat_wq *)(void *)((char *)sp->wq + b * sp->stride), true);
-        return;
-    }
-    for (uintptr_t a = first; a <= last; a += 8) nat_wake(span_wq(sp, a), true);
+    uint64_t queues = 0;
+    if ((last - first) / 8 + 1 > NAT_SHM_WQS)
+        queues = ~0ull >> (64 - NAT_SHM_WQS);
+    else
+        for (uintptr_t a = first; a <= last; a += 8) queues |= 1ull << span_bucket(sp, a);
+#ifndef __SANITIZE_THREAD__
+    __atomic_thread_fence(__ATOMIC_SEQ_CST); /* TSan: wake_fenced's RMW per queue */
+#endif
+    for (; queues; queues &= queues - 1)
+        wake_fenced(span_queue(sp, (size_t)__builtin_ctzll(queues)), true);
 }
 
 void nat_poll_wake_range(const void *p, size_t n)
@@ -225,8 +244,8 @@ void nat_poll_wake_range(const void *p, size_t n)
     uintptr_t first = (uintptr_t)p & ~(uintptr_t)7;
     uintptr_t last = ((uintptr_t)p + n - 1) & ~(uintptr_t)7;
     if ((last - first) / 8 + 1 > RANGE_WORDS) {
-        for (size_t b = 0; b < NAT_POLL_BUCKETS; b++) wake_fenced(&poll_wq[b].wq);
+        for (size_t b = 0; b < NAT_POLL_BUCKETS; b++) wake_fenced(&poll_wq[b].wq, false);
         return;
     }
-    for (uintptr_t a = first; a <= last; a += 8) wake_fenced(nat_poll_wq((const void *)a));
+    for (uintptr_t a = first; a <= last; a += 8) wake_fenced(nat_poll_wq((const void *)a), false);
 }
