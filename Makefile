@@ -61,7 +61,8 @@ SIM_SRC := $(wildcard plat/sim/*.cpp) $(wildcard models/*.cpp) $(wildcard models
 APPS_SRC := $(wildcard apps/*.c apps/*/*.c)
 RUNNER_SRC := $(wildcard runner/*.cpp)
 BENCH_SRC := $(wildcard bench/*.c bench/*.cpp)
-# Programs for users (build/bin/NAME from bin/NAME.c; bin/xmcli.c is shared).
+# Programs for users (build/bin/NAME from bin/NAME.c; bin/xmcli.c is shared;
+# bin/mpi/ holds mpi_lite's mpirun and mpicc, built by the mpirun block).
 BIN_SRC := $(filter-out bin/xmcli.c,$(wildcard bin/*.c))
 # tests/common is the harness (it owns main()), linked into every test program.
 TEST_DIRS := $(filter-out common,$(patsubst tests/%/,%,$(sort $(dir $(wildcard tests/*/*.c tests/*/*.cpp)))))
@@ -223,18 +224,18 @@ $(IPCSIM) $(TESTS) $(BENCH_CXX): $(MPI_LIB)
 
 # ---- mpirun and MPI programs as processes --------------------------------------
 
-# mpirun (mpi_lite/tools/mpirun.c): N processes of a program as one native
+# mpirun (bin/mpi/mpirun.c): N processes of a program as one native
 # job (plat/native/job.c). POSIX is allowed there: it is a tool, not library
 # code. tests/mpi_procs runs it on the small MPI programs of
 # tests/mpi_procs/progs/, each linked as a user's program is (libmpi_lite.a,
 # libipcsim.a, no SystemC) into $(BUILD)/progs/mpi_procs/.
 MPIRUN := $(BUILD)/bin/mpirun
-MPIRUN_SRC := mpi_lite/tools/mpirun.c mpi_lite/tools/hostfile.c
+MPIRUN_SRC := bin/mpi/mpirun.c bin/mpi/hostfile.c
 $(MPIRUN): $(call obj,$(MPIRUN_SRC))
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^
-$(BUILD)/obj/mpi_lite/tools/mpirun.o: $(VERSION_H)
-$(BUILD)/obj/mpi_lite/tools/mpirun.o: CPPFLAGS += -I$(BUILD)/gen
+$(BUILD)/obj/bin/mpi/mpirun.o: $(VERSION_H)
+$(BUILD)/obj/bin/mpi/mpirun.o: CPPFLAGS += -I$(BUILD)/gen
 PROCS_PROGS := $(patsubst tests/mpi_procs/progs/%.c,$(BUILD)/progs/mpi_procs/%,\
     $(wildcard tests/mpi_procs/progs/*.c))
 $(PROCS_PROGS): $(BUILD)/progs/mpi_procs/%: $(BUILD)/obj/tests/mpi_procs/progs/%.o $(MPI_LIB) $(LIB)

@@ -2,7 +2,7 @@
 # install.sh -- copy the built tree to $PREFIX (called by `make install`).
 #   include/ipcsim/*.h, include/mcapi/*.h, include/coro/coro.h,
 #   include/mpi_lite/{mpi.h,mpi_lite.h}, lib/lib*.a (libmpi_lite.a among them),
-#   bin/ipcsim, bin/xmcapi-echo, bin/xmcapi-ping, bin/mpicc (mpi_lite/tools/mpicc.in
+#   bin/ipcsim, bin/xmcapi-echo, bin/xmcapi-ping, bin/mpicc (bin/mpi/mpicc.in
 #   with the prefix filled in), bin/mpirun,
 #   share/ipcsim/{platforms,scenarios}, lib/pkgconfig/{ipcsim,ipcsim-sim,mcapi,xmcapi,coro,mpi_lite}.pc
 set -euo pipefail
@@ -28,7 +28,7 @@ install -m 644 "$BUILD/lib/libmpi_lite.a" "$dest/lib/"
 # mpicc knows its prefix: @PREFIX@ becomes PREFIX, single-quoted for the shell
 # (a quote in PREFIX is closed, escaped and reopened; the replacement is
 # quoted so that bash does not read & in it).
-mpicc_in=$(<mpi_lite/tools/mpicc.in)
+mpicc_in=$(<bin/mpi/mpicc.in)
 quoted=${PREFIX//\'/\'\\\'\'}
 printf '%s\n' "${mpicc_in//@PREFIX@/"$quoted"}" > "$dest/bin/mpicc"
 chmod 755 "$dest/bin/mpicc"

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.." || exit 2
 status=0
 mapfile -t c_files < <(git ls-files '*.c' '*.h' 2>/dev/null; git ls-files -o --exclude-standard '*.c' '*.h')
 mapfile -t cxx_files < <(git ls-files '*.cpp' '*.hpp' 2>/dev/null; git ls-files -o --exclude-standard '*.cpp' '*.hpp')
-mapfile -t sh_files < <(git ls-files '*.sh' .ci/run mpi_lite/tools/mpicc.in 2>/dev/null; git ls-files -o --exclude-standard '*.sh')
+mapfile -t sh_files < <(git ls-files '*.sh' .ci/run bin/mpi/mpicc.in 2>/dev/null; git ls-files -o --exclude-standard '*.sh')
 
 if ! clang-format --dry-run -Werror "${c_files[@]}" "${cxx_files[@]}" 2>&1 | head -n 40 | grep .; then
     echo "lint: clang-format clean (${#c_files[@]} C, ${#cxx_files[@]} C++ files)"
