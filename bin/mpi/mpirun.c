@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "hostfile.h"
+#include "ipcsim/job.h"
 #include "version.h"
 
 #define MAX_RANKS 256
@@ -241,9 +242,9 @@ static void set_num(const char *var, long v)
 static _Noreturn void exec_rank(const struct opts *o, const char *job, int r,
                                 const sigset_t *oldmask)
 {
-    setenv("IPCSIM_JOB", job, 1);
-    set_num("IPCSIM_CORE", r);
-    set_num("IPCSIM_CORES", o->n);
+    setenv(IPCSIM_JOB_ENV, job, 1);
+    set_num(IPCSIM_JOB_CORE_ENV, r);
+    set_num(IPCSIM_JOB_CORES_ENV, o->n);
     /* What MPICH's and Open MPI's launchers tell a rank: programs and
      * scripts written for them find their rank the same way here. */
     set_num("PMI_RANK", r);
@@ -283,7 +284,7 @@ static _Noreturn void exec_rank(const struct opts *o, const char *job, int r,
 static void remove_leftovers(const char *job)
 {
     char prefix[128];
-    int n = snprintf(prefix, sizeof prefix, "ipcsim.%s.", job);
+    int n = snprintf(prefix, sizeof prefix, IPCSIM_JOB_SHM_PREFIX "%s.", job);
     DIR *d = opendir("/dev/shm");
     if (!d) return;
     struct dirent *e;
@@ -369,7 +370,7 @@ int main(int argc, char **argv)
     check_program(o.argv[0]);
     check_hosts(&o);
 
-    char job[64];
+    char job[IPCSIM_JOB_ID_MAX + 1];
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     snprintf(job, sizeof job, "%ld-%lx", (long)getpid(), (unsigned long)ts.tv_nsec);

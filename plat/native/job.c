@@ -43,19 +43,19 @@ static int number(const char *var, long min, long max, const char *why)
 
 static void parse(void)
 {
-    const char *id = getenv("IPCSIM_JOB");
+    const char *id = getenv(IPCSIM_JOB_ENV);
     if (!id) return;
     size_t n = strlen(id);
-    if (n == 0 || n > NAT_JOB_ID_MAX ||
+    if (n == 0 || n > IPCSIM_JOB_ID_MAX ||
         strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                    "0123456789_-") != n)
-        bad("IPCSIM_JOB", id, "not a job name (1 to 64 of A-Z a-z 0-9 _ -)");
+        bad(IPCSIM_JOB_ENV, id, "not a job name (1 to 64 of A-Z a-z 0-9 _ -)");
     memcpy(job.id, id, n + 1);
     char why[96];
-    snprintf(why, sizeof why, "not a number of cores (1..%d)", NAT_JOB_MAX_CORES);
-    job.cores = number("IPCSIM_CORES", 1, NAT_JOB_MAX_CORES, why);
+    snprintf(why, sizeof why, "not a number of cores (1..%d)", IPCSIM_JOB_MAX_CORES);
+    job.cores = number(IPCSIM_JOB_CORES_ENV, 1, IPCSIM_JOB_MAX_CORES, why);
     snprintf(why, sizeof why, "not a core of the job (0..%d)", job.cores - 1);
-    job.core = number("IPCSIM_CORE", 0, job.cores - 1, why);
+    job.core = number(IPCSIM_JOB_CORE_ENV, 0, job.cores - 1, why);
     in_job = true;
 }
 
@@ -71,6 +71,6 @@ int nat_job_shm_name(const char *name, char *out, size_t n)
     if (!j || name[0] == '/') return snprintf(out, n, "%s", name) < (int)n ? PLAT_OK : PLAT_EINVAL;
     /* One object per name: a '/' inside would be a path, not a name. */
     if (strchr(name, '/')) return PLAT_EINVAL;
-    int k = snprintf(out, n, "/" NAT_JOB_SHM_PREFIX "%s.%s", j->id, name);
+    int k = snprintf(out, n, "/" IPCSIM_JOB_SHM_PREFIX "%s.%s", j->id, name);
     return k > 0 && (size_t)k < n && k <= 255 ? PLAT_OK : PLAT_EINVAL;
 }

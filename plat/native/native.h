@@ -9,6 +9,7 @@
 #define IPCSIM_NATIVE_H
 
 #include "../backend.h"
+#include "ipcsim/job.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -108,14 +109,9 @@ void nat_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)
 
 /* ---- jobs: a run of processes (job.c) ----------------------------------- */
 
-#define NAT_JOB_ID_MAX 64
-#define NAT_JOB_MAX_CORES 4096
-/* A job's POSIX objects are /ipcsim.<job>.<name> (mpirun removes what a
- * dead process leaves, by this prefix). */
-#define NAT_JOB_SHM_PREFIX "ipcsim."
-
+/* The launcher's side of the contract, and the limits: include/ipcsim/job.h. */
 struct nat_job {
-    char id[NAT_JOB_ID_MAX + 1];
+    char id[IPCSIM_JOB_ID_MAX + 1];
     int core, cores;
 };
 /* The job this process is a core of (from the environment, read once), or
