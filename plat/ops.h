@@ -17,6 +17,8 @@
     X(const char *, core_type, (int core), (core))                                                 \
     X(unsigned, core_caps, (int core), (core))                                                     \
     X(double, core_clock_mhz, (int core), (core))                                                  \
+    X(int, core_node, (int core), (core))                                                          \
+    X(int, core_addr, (int core, char *buf, size_t len), (core, buf, len))                         \
     X(void **, core_slot, (enum plat_slot slot), (slot))                                           \
     X(void **, thread_slot, (enum plat_slot slot), (slot))                                         \
     X(uint64_t, random, (void), ())                                                                \

@@ -18,4 +18,11 @@
 #define IPCSIM_JOB_MAX_CORES 4096
 #define IPCSIM_JOB_SHM_PREFIX "ipcsim."
 
+/* Jobs across hosts: one host per core, comma separated (cores with the same
+ * host are one node), and the base port: core i listens at host_i:(port + i).
+ * Unset: every core on this host at 127.0.0.1, port from the job's name. */
+#define IPCSIM_JOB_HOSTS_ENV "IPCSIM_HOSTS"
+#define IPCSIM_JOB_PORT_ENV "IPCSIM_PORT"
+#define IPCSIM_JOB_HOST_MAX 255 /* bytes of one host name */
+
 #endif

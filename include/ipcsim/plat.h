@@ -41,6 +41,13 @@
  *   missing variable (with IPCSIM_JOB set) ends the process at its first
  *   platform call: "ipcsim: IPCSIM_CORE=5: not a core of the job (0..1)",
  *   exit status 2. Without IPCSIM_JOB nothing changes.
+ *   Its processes may sit on several hosts: IPCSIM_HOSTS=<h0,h1,...> names
+ *   each core's host (one per core; cores with the same name are one node,
+ *   plat_core_node) and IPCSIM_PORT=<P> is where their streams meet: core i
+ *   listens at hi:(P + i) (plat_core_addr). Unset: every core on this host,
+ *   at 127.0.0.1, P from the job's name. A named region is then the node's
+ *   alone in effect: map it under a name of the node's own (the netns hosts
+ *   of a test share /dev/shm, real hosts do not).
  *
  * TIME
  *   Nanoseconds as uint64_t. Timeouts are relative; PLAT_FOREVER never expires,
@@ -118,6 +125,20 @@ int plat_cores(void); /* number of cores in the run */
 const char *plat_core_type(int core);
 unsigned plat_core_caps(int core);    /* PLAT_CAP_* bits */
 double plat_core_clock_mhz(int core); /* 0 when unknown (native adopted threads) */
+
+/* Where a core lives, for a library that picks a transport per pair of
+ * cores. Cores of one node share named regions (plat_shared_map); cores of
+ * different nodes meet only by streams. plat_core_node answers the node
+ * (0..); plat_core_addr writes the stream address ("host:port") at which
+ * core listens for its peers and they connect to it: 0, PLAT_EINVAL (no
+ * such core) or PLAT_ENOMEM (len too small).
+ *   native  a threaded run: one node, core i at 127.0.0.1:(P + i), P from
+ *           IPCSIM_PORT or else from the process id. A job (JOBS above):
+ *           the launcher's hosts and port (include/ipcsim/job.h).
+ *   sim     one node (every core reaches every region); core i at
+ *           "coreI:(10000 + i)" (the network model keys listeners by port). */
+int plat_core_node(int core);
+int plat_core_addr(int core, char *buf, size_t len);
 
 /* Per-core and per-thread state. Each library owns one slot; the slot is a
  * void * initialised to NULL. plat_core_slot is shared by all threads of the

@@ -20,6 +20,9 @@
 #include <unistd.h>
 
 static struct nat_job job;
+static char *hosts;       /* IPCSIM_HOSTS, its commas made NULs */
+static const char **host; /* per core: its host in hosts */
+static int *node;         /* per core: its node */
 static bool in_job;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -41,6 +44,51 @@ static int number(const char *var, long min, long max, const char *why)
     return (int)n;
 }
 
+static uint64_t fnv(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* One host per core; a host's node is the order of its first appearance. */
+static void parse_hosts(void)
+{
+    const char *v = getenv(IPCSIM_JOB_HOSTS_ENV);
+    host = calloc((size_t)job.cores, sizeof *host);
+    node = calloc((size_t)job.cores, sizeof *node);
+    hosts = strdup(v ? v : "");
+    if (!host || !node || !hosts) bad(IPCSIM_JOB_HOSTS_ENV, v, "out of memory");
+    if (!v) {
+        for (int i = 0; i < job.cores; i++) host[i] = "127.0.0.1";
+        return;
+    }
+    char why[96];
+    int n = 0, nodes = 0;
+    for (char *p = hosts, *end; n <= job.cores; p = end + 1) {
+        end = p + strcspn(p, ",");
+        size_t len = (size_t)(end - p);
+        bool last = *end == '\0';
+        *end = '\0';
+        if (len == 0 || len > IPCSIM_JOB_HOST_MAX || n == job.cores) {
+            snprintf(why, sizeof why, "not %d host names of 1..%d bytes, comma separated",
+                     job.cores, IPCSIM_JOB_HOST_MAX);
+            bad(IPCSIM_JOB_HOSTS_ENV, v, why);
+        }
+        host[n] = p;
+        node[n] = nodes;
+        for (int k = 0; k < n; k++)
+            if (strcmp(host[k], p) == 0) node[n] = node[k];
+        if (node[n] == nodes) nodes++;
+        n++;
+        if (last) break;
+    }
+    if (n != job.cores) {
+        snprintf(why, sizeof why, "%d host names for %d cores", n, job.cores);
+        bad(IPCSIM_JOB_HOSTS_ENV, v, why);
+    }
+}
+
 static void parse(void)
 {
     const char *id = getenv(IPCSIM_JOB_ENV);
@@ -56,6 +104,14 @@ static void parse(void)
     job.cores = number(IPCSIM_JOB_CORES_ENV, 1, IPCSIM_JOB_MAX_CORES, why);
     snprintf(why, sizeof why, "not a core of the job (0..%d)", job.cores - 1);
     job.core = number(IPCSIM_JOB_CORE_ENV, 0, job.cores - 1, why);
+    parse_hosts();
+    if (getenv(IPCSIM_JOB_PORT_ENV)) {
+        snprintf(why, sizeof why, "not a port for %d cores (1..%d)", job.cores,
+                 65536 - job.cores);
+        job.port = number(IPCSIM_JOB_PORT_ENV, 1, 65536 - job.cores, why);
+    } else {
+        job.port = 20000 + (int)(fnv(job.id) % (uint64_t)(45000 - job.cores));
+    }
     in_job = true;
 }
 
@@ -73,4 +129,45 @@ int nat_job_shm_name(const char *name, char *out, size_t n)
     if (strchr(name, '/')) return PLAT_EINVAL;
     int k = snprintf(out, n, "/" IPCSIM_JOB_SHM_PREFIX "%s.%s", j->id, name);
     return k > 0 && (size_t)k < n && k <= 255 ? PLAT_OK : PLAT_EINVAL;
+}
+
+/* ---- plat.h: where cores live ------------------------------------------------ */
+
+/* A threaded run's ports: from the process id, so that runs at the same
+ * time (plain, ASan, TSan suites) do not meet. */
+static int threads_port(void)
+{
+    const char *v = getenv(IPCSIM_JOB_PORT_ENV);
+    char *end = NULL;
+    long p = v ? strtol(v, &end, 10) : 0;
+    if (v && end != v && !*end && p > 0 && p < 65536) return (int)p;
+    return 24000 + (int)(getpid() % 1500) * 16;
+}
+
+int nat_core_node(int core)
+{
+    const struct nat_job *j = nat_job();
+    if (!j) {
+        nat_core_at(core, "plat_core_node");
+        return 0;
+    }
+    if (core < 0 || core >= j->cores)
+        nat_die("plat_core_node: no core %d (the job has %d)", core, j->cores);
+    return node[core];
+}
+
+int nat_core_addr(int core, char *buf, size_t len)
+{
+    const struct nat_job *j = nat_job();
+    int k;
+    if (!j) {
+        if (!nat_core_find(core)) return PLAT_EINVAL;
+        k = snprintf(buf, len, "127.0.0.1:%d", threads_port() + core);
+    } else {
+        if (core < 0 || core >= j->cores) return PLAT_EINVAL;
+        /* A numeric IPv6 host needs brackets before the port. */
+        bool v6 = strchr(host[core], ':') != NULL;
+        k = snprintf(buf, len, v6 ? "[%s]:%d" : "%s:%d", host[core], j->port + core);
+    }
+    return k > 0 && (size_t)k < len ? PLAT_OK : PLAT_ENOMEM;
 }

@@ -113,6 +113,7 @@ void nat_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)
 struct nat_job {
     char id[IPCSIM_JOB_ID_MAX + 1];
     int core, cores;
+    int port; /* core i listens at its host:(port + i) */
 };
 /* The job this process is a core of (from the environment, read once), or
  * NULL when it is not in one. A bad variable ends the process (exit 2). */

@@ -1,6 +1,7 @@
 // sim_core.cpp -- who am I, time, work and threads on simulated cores.
 #include "sim.h"
 
+#include <cstdio>
 #include <cstring>
 
 using namespace sc_core;
@@ -34,6 +35,19 @@ unsigned sim_core_caps(int core)
 double sim_core_clock_mhz(int core)
 {
     return core_at(core, "plat_core_clock_mhz").clock_mhz;
+}
+
+int sim_core_node(int core)
+{
+    core_at(core, "plat_core_node");
+    return 0; // every core reaches every region of the run
+}
+int sim_core_addr(int core, char *buf, size_t len)
+{
+    if (core < 0 || core >= kernel().cores()) return PLAT_EINVAL;
+    // The network model keys listeners by port alone; the host names the core.
+    int k = snprintf(buf, len, "core%d:%d", core, 10000 + core);
+    return k > 0 && (size_t)k < len ? PLAT_OK : PLAT_ENOMEM;
 }
 
 void **sim_core_slot(enum plat_slot slot)
