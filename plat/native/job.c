@@ -106,8 +106,7 @@ static void parse(void)
     job.core = number(IPCSIM_JOB_CORE_ENV, 0, job.cores - 1, why);
     parse_hosts();
     if (getenv(IPCSIM_JOB_PORT_ENV)) {
-        snprintf(why, sizeof why, "not a port for %d cores (1..%d)", job.cores,
-                 65536 - job.cores);
+        snprintf(why, sizeof why, "not a port for %d cores (1..%d)", job.cores, 65536 - job.cores);
         job.port = number(IPCSIM_JOB_PORT_ENV, 1, 65536 - job.cores, why);
     } else {
         job.port = 20000 + (int)(fnv(job.id) % (uint64_t)(45000 - job.cores));
