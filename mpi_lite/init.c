@@ -139,6 +139,9 @@ static void world_sync(struct ml_rank *me)
 {
     struct ml_type *ty = ml_type(me, MPI_BYTE);
     MPI_Request r;
+    /* Released ranks leave while others still wait for their release. A
+     * rank that dies instead is mpirun's to report (it stops the job). */
+    tp_finalizing(me);
     if (me->rank == 0) {
         for (int i = 1; i < me->size; i++) {
             ml_irecv(me, NULL, 0, MPI_BYTE, ty, i, 0, CTX_SYNC, &r);

@@ -171,6 +171,9 @@ void tp_world_barrier(struct ml_rank *me, int which);
 /* Whether some pair of this rank uses a stream (the barrier above is then
  * not world-wide). */
 bool tp_streams(struct ml_rank *me);
+/* From now on (MPI_Finalize's meeting: nobody leaves before all arrived)
+ * a stream peer that closes has finished, not died. */
+void tp_finalizing(struct ml_rank *me);
 /* Nothing queued or unsent towards any stream peer. */
 bool tp_sent_all(struct ml_rank *me);
 /* The node of a world rank: node_ranks's grouping, else the platform's. */

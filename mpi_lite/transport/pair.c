@@ -165,6 +165,11 @@ void tp_world_barrier(struct ml_rank *me, int which)
     }
 }
 
+void tp_finalizing(struct ml_rank *me)
+{
+    me->tp->finalizing = true;
+}
+
 bool tp_streams(struct ml_rank *me)
 {
     return me->tp->nstream > 0;

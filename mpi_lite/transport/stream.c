@@ -102,8 +102,9 @@ void tp_stream_init(struct ml_rank *me)
     if (!w->nstream) return;
     w->st = calloc((size_t)w->n, sizeof *w->st);
     w->pbits = calloc((size_t)w->n, sizeof *w->pbits);
+    w->gone = calloc((size_t)w->n, sizeof *w->gone);
     w->poller = plat_poller_new();
-    if (!w->st || !w->pbits || !w->poller)
+    if (!w->st || !w->pbits || !w->gone || !w->poller)
         ml_fatal("MPI_Init", MPI_ERR_NO_MEM, "out of memory for %d streams", w->nstream);
     plat_stream *l = NULL;
     if (above) {
@@ -148,13 +149,14 @@ void tp_stream_fini(struct ml_rank *me)
     if (!w->nstream) return;
     for (int p = 0; p < w->n; p++) {
         if (!w->st[p]) continue;
-        plat_poller_del(w->poller, w->st[p]);
+        if (!w->gone[p]) plat_poller_del(w->poller, w->st[p]);
         plat_stream_close(w->st[p]);
         free(w->rx[p].sbuf);
     }
     plat_poller_free(w->poller);
     free(w->st);
     free(w->pbits);
+    free(w->gone);
 }
 
 static _Noreturn void lost(struct ml_rank *me, int peer, const char *call, long st)
@@ -208,6 +210,11 @@ static void rx_peer(struct ml_rank *me, int peer)
         size_t room = cap - rx->sfill;
         long k = plat_stream_recv(w->st[peer], rx->sbuf + rx->sfill, room, 0);
         if (k == PLAT_EAGAIN) return;
+        if (k <= 0 && w->finalizing) { /* it finished: everybody had reached MPI_Finalize */
+            plat_poller_del(w->poller, w->st[peer]);
+            w->gone[peer] = true;
+            return;
+        }
         if (k <= 0) lost(me, peer, "MPI_Recv", k);
         rx->sfill += (size_t)k;
         size_t pos = 0;
@@ -231,7 +238,7 @@ void tp_stream_rx(struct ml_rank *me)
 {
     struct tp_world *w = me->tp;
     for (int p = 0; p < w->n; p++)
-        if (w->by_stream[p]) rx_peer(me, p);
+        if (w->by_stream[p] && !w->gone[p]) rx_peer(me, p);
 }
 
 /* Sleep until a stream is readable, a pending frame can go, or (with
@@ -246,7 +253,7 @@ void tp_stream_wait(struct ml_rank *me, uint64_t e)
 {
     struct tp_world *w = me->tp;
     for (int p = 0; p < w->n; p++) {
-        if (!w->by_stream[p]) continue;
+        if (!w->by_stream[p] || w->gone[p]) continue;
         unsigned bits = PLAT_POLL_IN | (w->tx[p].out_len ? PLAT_POLL_OUT : 0);
         if (bits != w->pbits[p] && plat_poller_mod(w->poller, w->st[p], bits, &w->st[p]) == 0)
             w->pbits[p] = bits;

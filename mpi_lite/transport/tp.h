@@ -97,6 +97,8 @@ struct tp_world {
     plat_stream **st; /* per rank: its stream */
     unsigned *pbits;  /* per rank: the poller bits registered for it */
     plat_poller *poller;
+    bool finalizing; /* in MPI_Finalize's meeting: a peer's end of stream is its exit */
+    bool *gone;      /* per rank: its stream ended so */
 };
 
 uint64_t *tp_bell(struct tp_world *w, int rank);
