@@ -10,4 +10,5 @@ void tests_register(void)
     procs_job_cases(s);
     procs_fail_cases(s);
     procs_input_cases(s);
+    procs_host_cases(s);
 }
