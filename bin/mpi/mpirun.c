@@ -210,8 +210,8 @@ static struct opts parse(int argc, char **argv)
     }
     if (o.n == 0) usage_error("-n N is missing");
     if (o.port && o.port + o.n - 1 > PORT_MAX)
-        usage_error("%s %ld: ranks 0..%ld would listen at ports %ld..%ld, past %d", port_of,
-                    o.port, o.n - 1, o.port, o.port + o.n - 1, PORT_MAX);
+        usage_error("%s %ld: ranks 0..%ld would listen at ports %ld..%ld, past %d", port_of, o.port,
+                    o.n - 1, o.port, o.port + o.n - 1, PORT_MAX);
     if (strspn(o.launcher, " \t") == strlen(o.launcher))
         usage_error("%s '%s': no command", o.launcher_of, o.launcher);
     if (i >= argc) usage_error("no program to run");
@@ -282,7 +282,7 @@ static char *substitute(const char *word, const char *host, int node)
     for (const char *p = word; (p = strchr(p, '{')); p++) cap += strlen(host) + sizeof num;
     char *out = alloc(cap), *o = out;
     for (const char *p = word; *p;) {
-        const char *with = strncmp(p, "{host}", 6) == 0 ? host
+        const char *with = strncmp(p, "{host}", 6) == 0   ? host
                            : strncmp(p, "{node}", 6) == 0 ? num
                                                           : NULL;
         if (with) {
@@ -406,14 +406,21 @@ static int rank_vars(const struct opts *o, const struct job *j, int r, char **v)
     const struct {
         const char *name;
         long value;
-    } num[] = {
-        {IPCSIM_JOB_CORE_ENV, r}, {IPCSIM_JOB_CORES_ENV, o->n}, {IPCSIM_JOB_PORT_ENV, j->port},
-        /* What MPICH's and Open MPI's launchers tell a rank: programs and
-         * scripts written for them find their rank the same way here. */
-        {"PMI_RANK", r}, {"PMI_SIZE", o->n}, {"PMI_LOCAL_RANK", local},
-        {"PMI_LOCAL_SIZE", locals}, {"MPI_LOCALRANKID", local}, {"MPI_LOCALNRANKS", locals},
-        {"OMPI_COMM_WORLD_RANK", r}, {"OMPI_COMM_WORLD_SIZE", o->n},
-        {"OMPI_COMM_WORLD_LOCAL_RANK", local}, {"OMPI_COMM_WORLD_LOCAL_SIZE", locals}};
+    } num[] = {{IPCSIM_JOB_CORE_ENV, r},
+               {IPCSIM_JOB_CORES_ENV, o->n},
+               {IPCSIM_JOB_PORT_ENV, j->port},
+               /* What MPICH's and Open MPI's launchers tell a rank: programs and
+                * scripts written for them find their rank the same way here. */
+               {"PMI_RANK", r},
+               {"PMI_SIZE", o->n},
+               {"PMI_LOCAL_RANK", local},
+               {"PMI_LOCAL_SIZE", locals},
+               {"MPI_LOCALRANKID", local},
+               {"MPI_LOCALNRANKS", locals},
+               {"OMPI_COMM_WORLD_RANK", r},
+               {"OMPI_COMM_WORLD_SIZE", o->n},
+               {"OMPI_COMM_WORLD_LOCAL_RANK", local},
+               {"OMPI_COMM_WORLD_LOCAL_SIZE", locals}};
     int k = 0;
     if (asprintf(&v[k++], "%s=%s", IPCSIM_JOB_ENV, j->id) < 0) return -1;
     if (j->hosts_env && asprintf(&v[k++], "%s=%s", IPCSIM_JOB_HOSTS_ENV, j->hosts_env) < 0)
@@ -525,7 +532,7 @@ static int reap(struct rank *rk, long n, bool quiet)
         fail = code;
         char who[320];
         snprintf(who, sizeof who, "rank %ld (pid %ld%s%s)", r, (long)pid,
-                 rk[r].host ? ", the launcher for host " : "", rk[r].host ? rk[r].host : "");
+                 rk[r].host ? ", launched on host " : "", rk[r].host ? rk[r].host : "");
         if (WIFSIGNALED(st))
             fprintf(stderr, "mpirun: %s killed by signal %d (%s)\n", who, WTERMSIG(st),
                     strsignal(WTERMSIG(st)));

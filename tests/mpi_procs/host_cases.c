@@ -92,8 +92,8 @@ START_TEST(mixed_hosts)
     snprintf(path, sizeof path, "%s/show", dir);
     snprintf(dotted, sizeof dotted, "%s/./show", dir);
     const char *hf = scratch_file("hosts", "localhost\n192.0.2.7 slots=2\n");
-    const char *argv[] = {mpirun_path(), "-n", "3", "--hostfile", hf, dotted, "x", "two words",
-                          NULL};
+    const char *argv[] = {mpirun_path(), "-n", "3",         "--hostfile", hf,
+                          dotted,        "x",  "two words", NULL};
     const char *env[] = {"MPIRUN_LAUNCHER=" LAUNCHER, "MPIRUN_PORT=40100", NULL};
     struct result r = run(argv, env, NULL);
     expect_ok(&r);
@@ -102,8 +102,8 @@ START_TEST(mixed_hosts)
                              {path, "192.0.2.7", "ns1x", "1/2"}};
     expect_ranks(&r, 3, w, "localhost,192.0.2.7,192.0.2.7", "40100");
     /* --port wins over MPIRUN_PORT */
-    const char *argv2[] = {mpirun_path(), "-n", "3", "--port", "40200", "--hostfile", hf, dotted,
-                           "x", "two words", NULL};
+    const char *argv2[] = {mpirun_path(), "-n", "3",         "--port", "40200", "--hostfile", hf,
+                           dotted,        "x",  "two words", NULL};
     r = run(argv2, env, NULL);
     expect_ok(&r);
     expect_ranks(&r, 3, w, "localhost,192.0.2.7,192.0.2.7", "40200");
@@ -118,8 +118,8 @@ START_TEST(local_hosts)
     char dir[256];
     const char *path = show(dir, sizeof dir);
     const char *hf = scratch_file("hosts", "localhost slots=1\n127.0.0.1:2\n");
-    struct result r = MPIRUN("--hostfile", hf, "-n", "3", "--launcher", "false", path, "x",
-                             "two words");
+    struct result r =
+        MPIRUN("--hostfile", hf, "-n", "3", "--launcher", "false", path, "x", "two words");
     expect_ok(&r);
     const char *p = strstr(r.out, "port=");
     int port = 0;
@@ -146,7 +146,7 @@ START_TEST(launcher_fails)
     struct result r = MPIRUN("--hostfile", hf, "-n", "2", "--launcher", cmd, "sleep", "20");
     ck_assert_msg(r.code == 5, "exit %d\nstderr:\n%s", r.code, r.err);
     HAS(r.err, "launch: 192.0.2.7\n");
-    HAS(r.err, ", the launcher for host 192.0.2.7) exited with status 5\n");
+    HAS(r.err, ", launched on host 192.0.2.7) exited with status 5\n");
     HAS(r.err, "mpirun: stopping the job's other 1 rank\n");
     ck_assert_msg(r.secs < 10, "took %.1f s: the local rank was not stopped", r.secs);
 }
