@@ -340,10 +340,16 @@ static void plan(const struct opts *o, struct job *j)
     j->at = alloc((size_t)o->n * sizeof *j->at);
     j->remote = alloc((size_t)o->n * sizeof *j->remote);
     hostfile_place(j->hosts, nh, o->n, j->at);
-    bool *local = alloc((size_t)nh * sizeof *local);
+    /* Only the hosts that get ranks: a name may take the resolver a while. */
+    bool *local = alloc((size_t)nh * sizeof *local), *known = alloc((size_t)nh * sizeof *known);
     bool spread = false;
-    for (int i = 0; i < nh; i++) local[i] = host_is_local(j->hosts[i].name);
-    for (long r = 0; r < o->n; r++) spread |= !local[j->at[r].host];
+    for (long r = 0; r < o->n; r++) {
+        int h = j->at[r].host;
+        if (!known[h]) local[h] = host_is_local(j->hosts[h].name);
+        known[h] = true;
+        spread |= !local[h];
+    }
+    free(known);
     if (!spread) { /* one node, as without a hostfile */
         free(local);
         free(j->at);

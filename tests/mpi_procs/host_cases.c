@@ -82,6 +82,20 @@ START_TEST(remote_ranks)
 }
 END_TEST
 
+/* More ranks than slots: the hosts again from the first. */
+START_TEST(oversubscribed_hosts)
+{
+    const char *hf = scratch_file("hosts", "192.0.2.7\n198.51.100.9\n");
+    struct result r =
+        MPIRUN("--hostfile", hf, "-n", "3", "--oversubscribe", "--launcher", "env", "sh", "-c",
+               "echo $IPCSIM_CORE $IPCSIM_HOSTS $PMI_LOCAL_RANK/$PMI_LOCAL_SIZE");
+    expect_ok(&r);
+    HAS(r.out, "0 192.0.2.7,198.51.100.9,192.0.2.7 0/2\n");
+    HAS(r.out, "1 192.0.2.7,198.51.100.9,192.0.2.7 0/1\n");
+    HAS(r.out, "2 192.0.2.7,198.51.100.9,192.0.2.7 1/2\n");
+}
+END_TEST
+
 /* This host and another: the local rank runs directly (its path as given,
  * no launcher), yet IPCSIM_HOSTS names every rank's host as written; the
  * launcher comes from MPIRUN_LAUNCHER, the port from MPIRUN_PORT. */
@@ -157,6 +171,7 @@ void procs_host_cases(Suite *s)
     TCase *tc = harness_tcase(s, "hosts");
     tcase_add_checked_fixture(tc, NULL, procs_teardown);
     tcase_add_test(tc, remote_ranks);
+    tcase_add_test(tc, oversubscribed_hosts);
     tcase_add_test(tc, mixed_hosts);
     tcase_add_test(tc, local_hosts);
     tcase_add_test(tc, launcher_fails);
