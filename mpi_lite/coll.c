@@ -14,7 +14,7 @@ enum { TAG_BCAST = 1, TAG_GATHER, TAG_SCATTER, TAG_REDUCE, TAG_ALLTOALL, TAG_BAR
 
 static int node_of(struct ml_rank *me, const struct ml_comm *cm, int i)
 {
-    return me->par.node_ranks ? cm->world[i] / (int)me->par.node_ranks : 0;
+    return tp_node(me, cm->world[i]);
 }
 
 static void csend(struct ml_rank *me, struct ml_comm *cm, const void *buf, int count,

@@ -37,8 +37,8 @@ static struct ml_rank *rank_record(const char *call)
     if (me) return me;
     me = calloc(1, sizeof *me);
     if (!me) ml_fatal(call, MPI_ERR_NO_MEM, "out of memory");
-    me->par =
-        (struct mpix_lite_params){MPIX_LITE_SLOT_BYTES, MPIX_LITE_SLOTS, MPIX_LITE_EAGER_MAX, 0};
+    me->par = (struct mpix_lite_params){MPIX_LITE_SLOT_BYTES, MPIX_LITE_SLOTS, MPIX_LITE_EAGER_MAX,
+                                        0, MPIX_LITE_INTER_AUTO};
     *plat_core_slot(PLAT_SLOT_MPI) = me;
     return me;
 }
@@ -53,6 +53,10 @@ int MPIX_Lite_set_params(const struct mpix_lite_params *p)
     if (p->slots) q.slots = p->slots;
     if (p->eager_max) q.eager_max = p->eager_max;
     q.node_ranks = p->node_ranks;
+    q.inter = p->inter;
+    if (q.inter > MPIX_LITE_INTER_STREAM)
+        ml_fatal("MPIX_Lite_set_params", MPI_ERR_ARG,
+                 "inter %u is none of MPIX_LITE_INTER_AUTO (0), _DMA (1), _STREAM (2)", q.inter);
     if (q.slot_bytes < 128 || q.slot_bytes % 8)
         ml_fatal("MPIX_Lite_set_params", MPI_ERR_ARG,
                  "slot_bytes %zu is not a multiple of 8 of at least 128", q.slot_bytes);
@@ -122,11 +126,43 @@ int MPI_Finalized(int *flag)
     return MPI_SUCCESS;
 }
 
+static bool sent_all(void *arg)
+{
+    return tp_sent_all(arg);
+}
+
+/* All ranks meet, by messages (the counter barrier reaches only the ranks
+ * of one region): a gather and a release through rank 0, on a context no
+ * communicator uses. */
+#define CTX_SYNC (-1)
+static void world_sync(struct ml_rank *me)
+{
+    struct ml_type *ty = ml_type(me, MPI_BYTE);
+    MPI_Request r;
+    if (me->rank == 0) {
+        for (int i = 1; i < me->size; i++) {
+            ml_irecv(me, NULL, 0, MPI_BYTE, ty, i, 0, CTX_SYNC, &r);
+            ml_wait(me, &r, NULL);
+        }
+        for (int i = 1; i < me->size; i++) {
+            ml_isend(me, NULL, 0, ty, MPI_BYTE, i, 0, CTX_SYNC, false, &r);
+            ml_wait(me, &r, NULL);
+        }
+    } else {
+        ml_isend(me, NULL, 0, ty, MPI_BYTE, 0, 0, CTX_SYNC, false, &r);
+        ml_wait(me, &r, NULL);
+        ml_irecv(me, NULL, 0, MPI_BYTE, ty, 0, 0, CTX_SYNC, &r);
+        ml_wait(me, &r, NULL);
+    }
+    tp_wait(me, sent_all, me); /* the release has left before the streams close */
+}
+
 int MPI_Finalize(void)
 {
     struct ml_rank *me = ml_rank_or_die("MPI_Finalize");
-    tp_progress(me);         /* publish what is still bundled */
-    tp_world_barrier(me, 1); /* nobody unmaps while another still reads */
+    tp_progress(me);                    /* publish what is still bundled */
+    if (tp_streams(me)) world_sync(me); /* it also sends what the streams have not taken yet */
+    tp_world_barrier(me, 1);            /* nobody unmaps while another still reads */
     tp_fini(me);
     for (int c = 0; c < ML_MAX_COMMS; c++) free(me->comms[c].world);
     ml_types_fini(me);

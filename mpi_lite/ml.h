@@ -165,7 +165,15 @@ void tp_cts(struct ml_rank *me, struct ml_unexp *u, struct ml_request *r);
 void tp_progress(struct ml_rank *me);
 /* Wait until done(arg) holds, progressing and sleeping on the rank's bell. */
 void tp_wait(struct ml_rank *me, bool (*done)(void *), void *arg);
-/* The world-wide barrier of MPI_Init / MPI_Finalize (counter index 0 or 1). */
+/* The barrier of MPI_Init / MPI_Finalize (counter index 0 or 1) among the
+ * ranks that share this rank's region (all of them unless some need streams). */
 void tp_world_barrier(struct ml_rank *me, int which);
+/* Whether some pair of this rank uses a stream (the barrier above is then
+ * not world-wide). */
+bool tp_streams(struct ml_rank *me);
+/* Nothing queued or unsent towards any stream peer. */
+bool tp_sent_all(struct ml_rank *me);
+/* The node of a world rank: node_ranks's grouping, else the platform's. */
+int tp_node(struct ml_rank *me, int rank);
 
 #endif

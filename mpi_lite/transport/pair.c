@@ -1,4 +1,5 @@
 /* pair.c -- the N x N pair buffers: the shared region, P/V counters, waits. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,10 +55,51 @@ char *tp_slot(struct tp_world *w, int from, int to, uint64_t i)
            (p * w->slots + (size_t)(i % w->slots)) * w->slot_bytes;
 }
 
+int tp_node(struct ml_rank *me, int rank)
+{
+    return me->tp->node[rank];
+}
+
 bool tp_same_node(struct ml_rank *me, int peer)
 {
+    return me->tp->node[me->rank] == me->tp->node[peer];
+}
+
+/* Nodes, and which pairs need a stream: natively, ranks on other hosts
+ * (plat_core_node) share no memory at all. */
+static void place(struct ml_rank *me, struct tp_world *w)
+{
+    int mine = plat_core_node(me->rank);
     unsigned nr = me->par.node_ranks;
-    return nr == 0 || (unsigned)me->rank / nr == (unsigned)peer / nr;
+    for (int r = 0; r < w->n; r++) w->node[r] = nr ? r / (int)nr : plat_core_node(r);
+    for (int r = 0; r < w->n; r++) {
+        int pn = plat_core_node(r);
+        bool apart = w->node[r] != w->node[me->rank];
+        if (pn != mine && !apart)
+            ml_fatal("MPI_Init", MPI_ERR_OTHER,
+                     "rank %d is on node %d of the platform and rank %d on node %d: node_ranks %u "
+                     "puts them on one node, but they share no memory",
+                     me->rank, mine, r, pn, nr);
+        if (pn != mine && me->par.inter == MPIX_LITE_INTER_DMA)
+            ml_fatal("MPI_Init", MPI_ERR_OTHER,
+                     "rank %d is on node %d of the platform and rank %d on node %d: no DMA reaches "
+                     "it (inter DMA); use MPIX_LITE_INTER_STREAM or AUTO",
+                     me->rank, mine, r, pn);
+        w->by_stream[r] = apart && (me->par.inter == MPIX_LITE_INTER_STREAM || pn != mine);
+        if (pn == mine) w->local++;
+        if (r != me->rank && !w->by_stream[r]) w->shm_peers = true;
+        if (pn != plat_core_node(0)) w->spread = true;
+    }
+}
+
+static void free_world(struct tp_world *w)
+{
+    if (w->base) plat_shared_unmap(w->base);
+    free(w->tx);
+    free(w->rx);
+    free(w->node);
+    free(w->by_stream);
+    free(w);
 }
 
 int tp_init(struct ml_rank *me)
@@ -69,28 +111,37 @@ int tp_init(struct ml_rank *me)
     w->slots = me->par.slots;
     w->region = hdr_bytes() + bells_bytes(w->n) + pairs_bytes(w->n) +
                 (size_t)w->n * (size_t)w->n * w->slots * w->slot_bytes;
-    int st = 0;
-    /* Every rank maps the same name: the first creates it zeroed. A size that
-     * differs (other parameters on another rank) fails here. */
-    w->base = plat_shared_map("mpi_lite.world", w->region, NULL, &st);
     w->tx = calloc((size_t)w->n, sizeof *w->tx);
     w->rx = calloc((size_t)w->n, sizeof *w->rx);
-    if (!w->base || !w->tx || !w->rx) {
-        if (w->base) plat_shared_unmap(w->base);
-        free(w->tx);
-        free(w->rx);
-        free(w);
+    w->node = calloc((size_t)w->n, sizeof *w->node);
+    w->by_stream = calloc((size_t)w->n, sizeof *w->by_stream);
+    if (!w->tx || !w->rx || !w->node || !w->by_stream) {
+        free_world(w);
+        return MPI_ERR_NO_MEM;
+    }
+    me->tp = w;
+    place(me, w);
+    /* Every rank of a node maps the same name: the first creates it zeroed.
+     * A size that differs (other parameters on another rank) fails here. */
+    char name[64] = "mpi_lite.world";
+    if (w->spread) snprintf(name, sizeof name, "mpi_lite.node%d", plat_core_node(me->rank));
+    int st = 0;
+    w->base = plat_shared_map(name, w->region, NULL, &st);
+    if (!w->base) {
+        me->tp = NULL;
+        free_world(w);
         return st == PLAT_EINVAL ? MPI_ERR_ARG : MPI_ERR_NO_MEM;
     }
     w->bar = (uint64_t *)w->base;
     w->bell = tp_bell(w, me->rank);
-    me->tp = w;
+    tp_stream_init(me);
     return MPI_SUCCESS;
 }
 
 void tp_fini(struct ml_rank *me)
 {
     struct tp_world *w = me->tp;
+    tp_stream_fini(me);
     for (int p = 0; p < w->n; p++) {
         while (w->tx[p].q) {
             struct tp_sop *s = w->tx[p].q;
@@ -99,26 +150,30 @@ void tp_fini(struct ml_rank *me)
         }
         free(w->tx[p].stage);
     }
-    plat_shared_unmap(w->base);
-    free(w->tx);
-    free(w->rx);
-    free(w);
+    free_world(w);
     me->tp = NULL;
 }
 
+/* The ranks that map this rank's region meet at its counter `which`. */
 void tp_world_barrier(struct ml_rank *me, int which)
 {
     uint64_t *c = &me->tp->bar[which * (LINE / 8)];
     uint64_t v = plat_fetch_add64(c, 1) + 1;
-    while (v < (uint64_t)me->size) {
+    while (v < (uint64_t)me->tp->local) {
         plat_poll64(c, v, PLAT_FOREVER);
         v = plat_load64(c);
     }
 }
 
+bool tp_streams(struct ml_rank *me)
+{
+    return me->tp->nstream > 0;
+}
+
 void tp_progress(struct ml_rank *me)
 {
     tp_rx_progress(me); /* first: frees slots and may queue CTSs */
+    if (me->tp->nstream) tp_stream_rx(me);
     tp_tx_progress(me);
 }
 
@@ -129,6 +184,10 @@ void tp_wait(struct ml_rank *me, bool (*done)(void *), void *arg)
         tp_progress(me);
         if (done(arg)) return;
         if (tp_tx_want_space(me)) continue; /* space came while asking for it */
-        plat_poll64(me->tp->bell, e, PLAT_FOREVER);
+        if (!me->tp->nstream) {
+            plat_poll64(me->tp->bell, e, PLAT_FOREVER);
+        } else if (plat_load64(me->tp->bell) == e) {
+            tp_stream_wait(me, e);
+        }
     }
 }

@@ -119,24 +119,29 @@ static void on_record(struct ml_rank *me, int src, const struct tp_rec *h, const
     }
 }
 
+void tp_read_slot(struct ml_rank *me, int src, const char *slot, size_t used)
+{
+    size_t off = TP_SLOT_HDR;
+    while (off + sizeof(struct tp_rec) <= used) {
+        struct tp_rec h;
+        plat_copy(&h, slot + off, sizeof h);
+        plat_work_cycles(me->rec_cycles);
+        on_record(me, src, &h, slot + off + sizeof h);
+        off += ALIGN8(sizeof h + h.chunk);
+    }
+}
+
 void tp_rx_progress(struct ml_rank *me)
 {
     struct tp_world *w = me->tp;
     for (int src = 0; src < w->n; src++) {
+        if (w->by_stream[src]) continue; /* stream.c reads those */
         struct tp_rx *rx = &w->rx[src];
         uint64_t tail = plat_load64(tp_tail(w, src, me->rank));
         uint64_t h0 = rx->h;
         while (rx->h < tail) {
             char *slot = tp_slot(w, src, me->rank, rx->h);
-            size_t used = (size_t)plat_load64((uint64_t *)slot);
-            size_t off = TP_SLOT_HDR;
-            while (off + sizeof(struct tp_rec) <= used) {
-                struct tp_rec h;
-                plat_copy(&h, slot + off, sizeof h);
-                plat_work_cycles(me->rec_cycles);
-                on_record(me, src, &h, slot + off + sizeof h);
-                off += ALIGN8(sizeof h + h.chunk);
-            }
+            tp_read_slot(me, src, slot, (size_t)plat_load64((uint64_t *)slot));
             /* V(empty): the slot is the sender's again. The sender is woken
              * only if it sleeps for space (tx.c tp_tx_want_space): want is
              * loaded after the pass's last head store, so a sender that

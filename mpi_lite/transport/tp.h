@@ -15,6 +15,10 @@
  *               One producer and one consumer each: loads and stores do.
  *   slots       N x N x slots x slot_bytes
  *
+ * Pairs that share no memory use a stream instead (stream.c): the same
+ * slots travel as frames, and the region's pair buffers of such a pair stay
+ * unused. The region is then one node's: "mpi_lite.node<k>".
+ *
  * A slot holds records, SCTP-like chunks: a 40-byte header and up to the
  * slot's rest of payload. A message longer than a slot is fragmented into a
  * first record and continuation records in the following slots; records of
@@ -59,8 +63,9 @@ struct tp_tx { /* me -> peer */
     bool full;     /* the last open_slot found no space */
     bool open;
     size_t fill;
-    char *compose; /* the open slot, or stage for a peer on another node */
-    char *stage;   /* composing area for inter-node slots (the DMA's source) */
+    char *compose;           /* the open slot, or stage for a peer on another node */
+    char *stage;             /* composing area for inter-node slots (the DMA's source, a frame) */
+    size_t out_off, out_len; /* stream: the frame in stage not yet sent */
 };
 
 struct tp_rx {                /* peer -> me */
@@ -68,6 +73,8 @@ struct tp_rx {                /* peer -> me */
     uint64_t rung;            /* the last want the sender's bell was rung for */
     struct ml_request *cur_r; /* the message whose continuations follow */
     struct ml_unexp *cur_u;
+    char *sbuf; /* stream: bytes received, frames not yet read */
+    size_t sfill;
 };
 
 struct tp_world {
@@ -81,6 +88,15 @@ struct tp_world {
     struct tp_tx *tx;
     struct tp_rx *rx;
     plat_dma dma;
+    int *node;        /* per rank: its node (tp_node) */
+    int local;        /* ranks that map this rank's region (the counter barrier's count) */
+    bool *by_stream;  /* per rank: the pair shares no memory, it uses a stream */
+    int nstream;      /* how many */
+    bool shm_peers;   /* some other rank shares the region */
+    bool spread;      /* the ranks are on more than one platform node */
+    plat_stream **st; /* per rank: its stream */
+    unsigned *pbits;  /* per rank: the poller bits registered for it */
+    plat_poller *poller;
 };
 
 uint64_t *tp_bell(struct tp_world *w, int rank);
@@ -94,5 +110,15 @@ void tp_tx_progress(struct ml_rank *me);
 bool tp_tx_want_space(struct ml_rank *me);
 void tp_rx_progress(struct ml_rank *me);
 void tp_queue(struct tp_world *w, int peer, struct tp_sop *s);
+/* Read one slot's records (from the pair buffer or a stream frame). */
+void tp_read_slot(struct ml_rank *me, int src, const char *slot, size_t used);
+
+/* stream.c */
+void tp_stream_init(struct ml_rank *me);
+void tp_stream_fini(struct ml_rank *me);
+bool tp_stream_flush(struct ml_rank *me, int peer);
+void tp_stream_publish(struct ml_rank *me, int peer, size_t used);
+void tp_stream_rx(struct ml_rank *me);
+void tp_stream_wait(struct ml_rank *me, uint64_t bell_seen);
 
 #endif

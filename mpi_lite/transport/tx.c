@@ -24,6 +24,14 @@ static bool open_slot(struct ml_rank *me, int peer)
 {
     struct tp_world *w = me->tp;
     struct tp_tx *tx = &w->tx[peer];
+    if (w->by_stream[peer]) { /* one frame at a time: the last must have gone */
+        tx->full = tx->out_len && !tp_stream_flush(me, peer);
+        if (tx->full) return false;
+        tx->open = true;
+        tx->fill = TP_SLOT_HDR;
+        tx->compose = tx->stage;
+        return true;
+    }
     if (tx->t - tx->h >= w->slots) {
         tx->h = plat_load64(tp_head(w, me->rank, peer));
         tx->full = tx->t - tx->h >= w->slots;
@@ -49,6 +57,12 @@ static void publish(struct ml_rank *me, int peer)
     struct tp_world *w = me->tp;
     struct tp_tx *tx = &w->tx[peer];
     uint64_t used = tx->fill;
+    if (w->by_stream[peer]) {
+        tp_stream_publish(me, peer, (size_t)used);
+        me->stats.slots++;
+        tx->open = false;
+        return;
+    }
     char *slot = tp_slot(w, me->rank, peer, tx->t);
     if (tx->compose == slot) {
         plat_store64((uint64_t *)slot, used);
@@ -119,6 +133,7 @@ void tp_tx_progress(struct ml_rank *me)
 {
     struct tp_world *w = me->tp;
     for (int p = 0; p < w->n; p++) {
+        if (w->tx[p].out_len) tp_stream_flush(me, p); /* a frame the stream refused before */
         drain(me, p);
         /* What this pass bundled goes out now: a slot is never held back
          * waiting for more. */
@@ -138,6 +153,10 @@ bool tp_tx_want_space(struct ml_rank *me)
     for (int p = 0; p < w->n; p++) {
         struct tp_tx *tx = &w->tx[p];
         if (!tx->q || !tx->full) continue;
+        if (w->by_stream[p]) { /* the poller watches the stream for room */
+            if (tp_stream_flush(me, p)) space = true;
+            continue;
+        }
         uint64_t want = tx->t - w->slots + 1;
         if (tx->want != want) {
             plat_store64(tp_want(w, me->rank, p), want);

@@ -267,16 +267,27 @@ static void bcast_nodes(int r, int n)
     free(m);
 }
 
-static void case_coll(void *arg)
+static void coll(unsigned inter)
 {
-    (void)arg;
-    struct mpix_lite_params p = {.node_ranks = 2};
+    struct mpix_lite_params p = {.node_ranks = 2, .inter = inter};
     mt_init(&p);
     int r = mt_rank(), n = mt_size();
     movers(r, n);
     reductions(r, n);
     bcast_nodes(r, n);
     OK(MPI_Finalize());
+}
+
+static void case_coll(void *arg)
+{
+    (void)arg;
+    coll(MPIX_LITE_INTER_AUTO);
+}
+/* Nodes of two ranks joined by streams: store-and-forward between nodes. */
+static void case_coll_stream(void *arg)
+{
+    (void)arg;
+    coll(MPIX_LITE_INTER_STREAM);
 }
 
 static const struct harness_case cases[] = {
@@ -288,6 +299,8 @@ static const struct harness_case cases[] = {
     {.name = "coll6", .core = case_coll, .cores = 6},
     {.name = "coll7", .core = case_coll, .cores = 7},
     {.name = "coll8", .core = case_coll, .cores = 8},
+    {.name = "coll_stream3", .core = case_coll_stream, .cores = 3},
+    {.name = "coll_stream8", .core = case_coll_stream, .cores = 8},
 };
 
 void mt_coll_cases(void)

@@ -28,9 +28,10 @@ static unsigned id_of(unsigned m, int src, int dst)
  * receives them by source and tag; blocking sends wait for space, Isends
  * queue and Waitall waits. The last rank sleeps first, so the others fill
  * their queues to it and sleep asking for space. */
-static void full(bool blocking)
+static void full(bool blocking, unsigned node_ranks, unsigned inter)
 {
-    struct mpix_lite_params p = {.slot_bytes = SLOTB, .slots = SLOTS};
+    struct mpix_lite_params p = {
+        .slot_bytes = SLOTB, .slots = SLOTS, .node_ranks = node_ranks, .inter = inter};
     mt_init(&p);
     int r = mt_rank(), n = mt_size();
     unsigned char *sb = malloc((size_t)K * (size_t)n * MAXLEN);
@@ -73,12 +74,24 @@ static void full(bool blocking)
 static void case_full_send(void *arg)
 {
     (void)arg;
-    full(true);
+    full(true, 0, 0);
 }
 static void case_full_isend(void *arg)
 {
     (void)arg;
-    full(false);
+    full(false, 0, 0);
+}
+/* Every rank its own node on streams; and two ranks a node (shared memory
+ * within, streams between: the mixed wait). */
+static void case_full_stream(void *arg)
+{
+    (void)arg;
+    full(true, 1, MPIX_LITE_INTER_STREAM);
+}
+static void case_full_mixed(void *arg)
+{
+    (void)arg;
+    full(false, 2, MPIX_LITE_INTER_STREAM);
 }
 
 static const struct harness_case cases[] = {
@@ -92,6 +105,10 @@ static const struct harness_case cases[] = {
     {.name = "full8", .core = case_full_send, .cores = 8},
     {.name = "full_isend2", .core = case_full_isend, .cores = 2},
     {.name = "full_isend8", .core = case_full_isend, .cores = 8},
+    {.name = "full_stream2", .core = case_full_stream, .cores = 2},
+    {.name = "full_stream5", .core = case_full_stream, .cores = 5},
+    {.name = "full_mixed4", .core = case_full_mixed, .cores = 4},
+    {.name = "full_mixed7", .core = case_full_mixed, .cores = 7},
 };
 
 void mt_full_cases(void)

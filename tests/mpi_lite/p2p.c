@@ -138,10 +138,9 @@ static void case_truncate(void *arg)
 
 /* Windows of 64 Isend/Irecv (OSU bw's pattern) of several sizes, with the
  * 4-byte ack of tag 101. */
-static void case_window(void *arg)
+static void window(const struct mpix_lite_params *p)
 {
-    (void)arg;
-    mt_init(NULL);
+    mt_init(p);
     static const size_t sizes[] = {1, 8, 1000, 4096, 40000};
     enum { W = 64 };
     for (size_t s = 0; s < HARNESS_COUNT(sizes); s++) {
@@ -185,13 +184,28 @@ static void case_window(void *arg)
     OK(MPI_Finalize());
 }
 
+static void case_window(void *arg)
+{
+    (void)arg;
+    window(NULL);
+}
+static void case_window_stream(void *arg)
+{
+    (void)arg;
+    struct mpix_lite_params p = {.node_ranks = 1, .inter = MPIX_LITE_INTER_STREAM};
+    window(&p);
+}
+
 /* Sizes around a slot's and a record's payload, 4 KiB, 1 MiB: there and
  * back, eager and (with a small threshold) rendezvous. The Isends of one
  * round are queued together, so small ones share (bundle into) slots. */
-static void boundaries(size_t eager, unsigned node_ranks)
+static void boundaries(size_t eager, unsigned node_ranks, unsigned inter)
 {
-    struct mpix_lite_params p = {
-        .slot_bytes = SLOT, .slots = 4, .eager_max = eager, .node_ranks = node_ranks};
+    struct mpix_lite_params p = {.slot_bytes = SLOT,
+                                 .slots = 4,
+                                 .eager_max = eager,
+                                 .node_ranks = node_ranks,
+                                 .inter = inter};
     mt_init(&p);
     static const size_t sizes[] = {0,    1,        PAYLOAD - 1, PAYLOAD, PAYLOAD + 1, SLOT - 1,
                                    SLOT, SLOT + 1, 4095,        4096,    4097,        1u << 20};
@@ -225,7 +239,10 @@ static void boundaries(size_t eager, unsigned node_ranks)
             for (unsigned k = 0; k < K; k++) bytes += sizes[k];
             /* Every payload byte went through a slot: fragments of at most PAYLOAD. */
             ck_assert_uint_ge(s1.slots - s0.slots, bytes / PAYLOAD);
-            ck_assert_uint_eq(s1.dma_slots - s0.dma_slots, node_ranks ? s1.slots - s0.slots : 0);
+            bool dma = node_ranks && inter != MPIX_LITE_INTER_STREAM;
+            ck_assert_uint_eq(s1.dma_slots - s0.dma_slots, dma ? s1.slots - s0.slots : 0);
+            ck_assert_uint_eq(s1.stream_frames - s0.stream_frames,
+                              node_ranks && !dma ? s1.slots - s0.slots : 0);
         }
         if (r != sender)
             for (unsigned k = 0; k < K; k++) {
@@ -243,18 +260,51 @@ static void boundaries(size_t eager, unsigned node_ranks)
 static void case_bound_eager(void *arg)
 {
     (void)arg;
-    boundaries(1u << 21, 0);
+    boundaries(1u << 21, 0, 0);
 }
 static void case_bound_rndv(void *arg)
 {
     (void)arg;
-    boundaries(64, 0);
+    boundaries(64, 0, 0);
 }
 /* Each rank its own node: slots are written by the DMA engine. */
 static void case_bound_dma(void *arg)
 {
     (void)arg;
-    boundaries(2048, 1);
+    boundaries(2048, 1, 0);
+}
+/* Each rank its own node, on a stream: every slot is a frame. */
+static void case_bound_stream(void *arg)
+{
+    (void)arg;
+    boundaries(2048, 1, MPIX_LITE_INTER_STREAM);
+}
+
+/* Eager sends complete once their bytes are composed, not sent: a sender
+ * that finalizes at once still has frames the stream has not taken (more
+ * than the sockets buffer natively) while its receiver starts late.
+ * MPI_Finalize must send them all before the streams close. */
+static void case_stream_flush(void *arg)
+{
+    (void)arg;
+    enum { M = 8, LEN = 1 << 20 };
+    struct mpix_lite_params p = {
+        .eager_max = LEN, .node_ranks = 1, .inter = MPIX_LITE_INTER_STREAM};
+    mt_init(&p);
+    unsigned char *b = malloc(LEN);
+    ck_assert_ptr_nonnull(b);
+    for (unsigned m = 0; m < M; m++) {
+        if (mt_rank() == 0) {
+            mt_fill(b, LEN, m);
+            OK(MPI_Send(b, LEN, MPI_BYTE, 1, (int)m, MPI_COMM_WORLD));
+        } else {
+            if (m == 0) plat_sleep_ns(5000000);
+            OK(MPI_Recv(b, LEN, MPI_BYTE, 0, (int)m, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            mt_expect(b, LEN, m);
+        }
+    }
+    free(b);
+    OK(MPI_Finalize());
 }
 
 /* The switch-over: up to eager_max a send completes with no receive posted;
@@ -446,6 +496,9 @@ static const struct harness_case cases[] = {
     {.name = "bound_eager", .core = case_bound_eager, .cores = 2},
     {.name = "bound_rndv", .core = case_bound_rndv, .cores = 2},
     {.name = "bound_dma", .core = case_bound_dma, .cores = 2},
+    {.name = "bound_stream", .core = case_bound_stream, .cores = 2},
+    {.name = "window64_stream", .core = case_window_stream, .cores = 2},
+    {.name = "stream_flush", .core = case_stream_flush, .cores = 2},
     {.name = "switch", .core = case_switch, .cores = 2},
     {.name = "waitany", .core = case_waitany, .cores = 4},
     {.name = "test", .core = case_test, .cores = 2},
