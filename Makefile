@@ -266,6 +266,7 @@ test: deps-ok
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan SAN=tsan OPT="-O1 -g" \
 	    TEST_SUITES=native test-run
 	@for b in $(BUILD) $(BUILD)/asan $(BUILD)/tsan; do tests/net/xmcapi.sh $$b || exit 1; done
+	@for b in $(BUILD) $(BUILD)/asan; do tests/net/mpi.sh $$b || exit 1; done
 	@$(MAKE) --no-print-directory test-ports
 	@tools/run-tests.sh --total $(BUILD) $(BUILD)/asan $(BUILD)/tsan
 
@@ -287,9 +288,11 @@ test-ports:
 	    2> $(BUILD)/ports/aarch64.log || { cat $(BUILD)/ports/aarch64.log; exit 1; }
 	qemu-aarch64 $(BUILD)/ports/pipeline-aarch64
 
-# xmcapi-echo and xmcapi-ping as processes: loopback and network namespaces.
-test-net: $(BINS)
+# xmcapi-echo and xmcapi-ping as processes: loopback and network namespaces;
+# mpirun's ranks on two network-namespace hosts.
+test-net: all
 	@tests/net/xmcapi.sh $(BUILD)
+	@tests/net/mpi.sh $(BUILD)
 
 # Run this tree's tests once. TEST_SUITES=native limits Check to suites whose
 # name contains "native" (TSan cannot follow SystemC's coroutines).
@@ -418,6 +421,14 @@ $(BENCH_MPI): $(BUILD)/obj/bench/mpi.o | $(OSU_LITE)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< -lpthread
 all: $(OSU_LITE)
+# mpi_lite/examples/ the same way, into $(BUILD)/mpi-examples/ (tests/net/mpi.sh
+# runs them across two network-namespace hosts).
+MPI_EXAMPLES_LITE := $(addprefix $(BUILD)/mpi-examples/,$(MPISIM_EXAMPLES))
+$(MPI_EXAMPLES_LITE): $(BUILD)/mpi-examples/%: mpi_lite/examples/%.c $(MPI_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -O2 $(SANFLAGS) -Impi_lite/include -o $@ $< $(MPI_LIB) $(LIB) \
+	    -lpthread -lm
+all: $(MPI_EXAMPLES_LITE)
 
 # ---- install -----------------------------------------------------------------
 

@@ -122,6 +122,31 @@ int hostfile_read(const char *path, struct host **out, char *err, size_t errlen)
     return count;
 }
 
+void hostfile_place(const struct host *h, int nh, long n, struct place *out)
+{
+    int host = 0;
+    long used = 0;
+    for (long r = 0; r < n; r++) {
+        if (used == h[host].slots) {
+            host = (host + 1) % nh;
+            used = 0;
+        }
+        used++;
+        out[r] = (struct place){.host = host, .node = -1, .local_size = 0};
+        int nodes = 0;
+        for (long k = 0; k < r; k++) {
+            if (strcmp(h[out[k].host].name, h[host].name) == 0) {
+                out[r].node = out[k].node;
+                out[r].local_rank++;
+            }
+            if (out[k].node >= nodes) nodes = out[k].node + 1;
+        }
+        if (out[r].node < 0) out[r].node = nodes;
+    }
+    for (long r = 0; r < n; r++)
+        for (long k = 0; k < n; k++) out[r].local_size += out[k].node == out[r].node;
+}
+
 static bool loopback(const struct sockaddr *sa)
 {
     if (sa->sa_family == AF_INET)

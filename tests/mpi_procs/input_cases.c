@@ -46,6 +46,22 @@ START_TEST(options)
     expect_usage(&r, "mpirun: --timeout soon: not a positive number of seconds");
     r = MPIRUN("--bind-to", "socket", "-n", "2", ring);
     expect_usage(&r, "mpirun: --bind-to socket: not core or none");
+    r = MPIRUN("--port", "0", "-n", "2", ring);
+    expect_usage(&r, "mpirun: --port 0: not a port (1..65535)");
+    r = MPIRUN("--port", "http", "-n", "2", ring);
+    expect_usage(&r, "mpirun: --port http: not a port (1..65535)");
+    r = MPIRUN("-n", "4", "--port", "65533", ring);
+    expect_usage(&r, "mpirun: --port 65533: ranks 0..3 would listen at ports 65533..65536, "
+                     "past 65535");
+    r = MPIRUN("-n", "2", "--launcher", " ", ring);
+    expect_usage(&r, "mpirun: --launcher ' ': no command");
+    const char *pargv[] = {mpirun_path(), "-n", "2", ring, NULL};
+    const char *penv[] = {"MPIRUN_PORT=70000", NULL};
+    r = run(pargv, penv, NULL);
+    expect_usage(&r, "mpirun: MPIRUN_PORT 70000: not a port (1..65535)");
+    const char *penv2[] = {"MPIRUN_PORT=65535", NULL};
+    r = run(pargv, penv2, NULL);
+    expect_usage(&r, "mpirun: MPIRUN_PORT 65535: ranks 0..1 would listen at ports 65535..65536");
     const char *argv[] = {mpirun_path(), "-n", "1", ring, NULL};
     const char *env[] = {"MPIEXEC_TIMEOUT=-4", NULL};
     r = run(argv, env, NULL);
@@ -110,14 +126,24 @@ START_TEST(hostfiles)
              "(--oversubscribe allows more ranks than slots)",
              hf);
     expect_usage(&r, want);
-    /* TEST-NET-1: an address no host here has */
-    hf = scratch_file("remote", "localhost:1\n192.0.2.7:4\n");
+    /* TEST-NET-1: an address no host here has; IPCSIM_HOSTS is comma separated */
+    hf = scratch_file("comma", "localhost:1\n192.0.2.7,x:4\n");
     r = MPIRUN("--hostfile", hf, "-n", "2", ring);
-    snprintf(want, sizeof want,
-             "mpirun: %s:2: host '192.0.2.7' is not this host: ranks on other "
-             "hosts need the stream transport, which is not built yet",
+    snprintf(want, sizeof want, "mpirun: %s:2: host '192.0.2.7,x': IPCSIM_HOSTS cannot hold a ','",
              hf);
     expect_usage(&r, want);
+    /* the launcher is checked only when a rank needs it, as a program is */
+    hf = scratch_file("remote", "localhost:1\n192.0.2.7:4\n");
+    r = MPIRUN("--hostfile", hf, "-n", "2", "--launcher", "no-such-launcher-xyz {host}", ring);
+    expect_usage(&r, "mpirun: --launcher 'no-such-launcher-xyz {host}': no-such-launcher-xyz: not "
+                     "found in PATH");
+    const char *argv[] = {mpirun_path(), "--hostfile", hf, "-n", "2", ring, NULL};
+    const char *env[] = {"MPIRUN_LAUNCHER=/nonexistent/ssh -x", "PATH=/nonexistent", NULL};
+    r = run(argv, env, NULL);
+    expect_usage(&r, "mpirun: MPIRUN_LAUNCHER '/nonexistent/ssh -x': /nonexistent/ssh: No such");
+    const char *env2[] = {"PATH=/nonexistent", NULL};
+    r = run(argv, env2, NULL);
+    expect_usage(&r, "mpirun: the default launcher 'ssh {host}': ssh: not found in PATH");
 }
 END_TEST
 

@@ -41,5 +41,6 @@ void procs_job_cases(Suite *s);
 void procs_fail_cases(Suite *s);
 void procs_input_cases(Suite *s);
 void procs_node_cases(Suite *s);
+void procs_host_cases(Suite *s);
 
 #endif

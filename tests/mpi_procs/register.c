@@ -11,4 +11,5 @@ void tests_register(void)
     procs_fail_cases(s);
     procs_input_cases(s);
     procs_node_cases(s);
+    procs_host_cases(s);
 }
