@@ -219,6 +219,7 @@ $(BUILD)/obj/mpisim/%.o: mpi_lite/examples/%.c apps/mpi_lite/mpisim.h
 	@mkdir -p $(@D)
 	$(MPISIM_CC)
 $(APPS_LIB): $(MPISIM_OBJ)
+$(BUILD)/obj/apps/mpi_lite/%.o: CPPFLAGS += -Impi_lite/include
 RUN_LIBS := $(APPS_LIB) $(MPI_LIB) $(filter-out $(APPS_LIB),$(RUN_LIBS))
 $(IPCSIM) $(TESTS) $(BENCH_CXX): $(MPI_LIB)
 

@@ -32,6 +32,7 @@
 #include "capture.h"
 
 #include "ipcsim/plat.h"
+#include "mpi_lite.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -227,6 +228,19 @@ static void run_prog(struct app_ctx *ctx, const char *prog, prog_main *m)
     }
     argv[argc] = NULL;
 
+    /* The transport's placement, set before the program's MPI_Init. */
+    static const char *const inters[] = {"auto", "dma", "stream"};
+    const char *inter = app_str(ctx, "inter");
+    unsigned ik = 0;
+    while (ik < 3 && strcmp(inter, inters[ik]) != 0) ik++;
+    if (ik == 3) {
+        if (rank == 0) app_fail(ctx, "%s: inter '%s' is none of auto, dma, stream", prog, inter);
+        free(copy);
+        return;
+    }
+    struct mpix_lite_params par = {.node_ranks = (unsigned)app_int(ctx, "node_ranks"), .inter = ik};
+    MPIX_Lite_set_params(&par);
+
     struct mpisim_capture cap = {0};
     mpisim_capture_begin(&cap);
     uint64_t t0 = plat_now_ns();
@@ -255,6 +269,13 @@ static const char *const roles[] = {"rank0", NULL};
 
 static const struct app_arg args[] = {
     {"args", APP_STR, "''", "the program's arguments, one string split at spaces (\"-m 1:4096\")",
+     0, 0, 0},
+    {"node_ranks", APP_INT, "0",
+     "ranks per node (rank / node_ranks is its node); 0: one node (mpi_lite's node_ranks)", 0, 4096,
+     0},
+    {"inter", APP_STR, "auto",
+     "between nodes: auto or dma (the DMA engine into the receiver's pair buffer), stream (the "
+     "platform's stream device: MPI over Ethernet)",
      0, 0, 0},
     APP_ARGS_END,
 };

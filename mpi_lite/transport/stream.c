@@ -248,7 +248,7 @@ void tp_stream_rx(struct ml_rank *me)
  * comes, checking the streams between turns. A stream's message to a rank
  * that has waited long thus waits up to MIX_MAX_NS more (docs/mpi_lite.md). */
 #define MIX_MIN_NS 20000u
-#define MIX_MAX_NS 1000000u
+#define MIX_MAX_NS 100000u
 void tp_stream_wait(struct ml_rank *me, uint64_t e)
 {
     struct tp_world *w = me->tp;

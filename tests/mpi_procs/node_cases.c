@@ -64,6 +64,27 @@ START_TEST(bulk_two_nodes)
 }
 END_TEST
 
+/* A launcher's bad host list stops the process at its first platform call,
+ * naming the variable (exit 2). */
+START_TEST(bad_hosts)
+{
+    static const char *const bad[][2] = {
+        {"IPCSIM_HOSTS=a,b", "IPCSIM_HOSTS=a,b: 2 host names for 3 cores"},
+        {"IPCSIM_HOSTS=a,,b", "IPCSIM_HOSTS=a,,b: not 3 host names"},
+        {"IPCSIM_HOSTS=a,b,c,d", "IPCSIM_HOSTS=a,b,c,d: not 3 host names"},
+        {"IPCSIM_PORT=65534", "IPCSIM_PORT=65534: not a port for 3 cores (1..65533)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *env[] = {"IPCSIM_JOB=badhosts", "IPCSIM_CORE=0", "IPCSIM_CORES=3", bad[i][0],
+                             NULL};
+        const char *argv[] = {prog("ring"), NULL};
+        struct result r = run(argv, env, NULL);
+        ck_assert_msg(r.code == 2, "%s: exit %d, stderr %s", bad[i][0], r.code, r.err);
+        HAS(r.err, bad[i][1]);
+    }
+}
+END_TEST
+
 void procs_node_cases(Suite *s)
 {
     TCase *tc = harness_tcase(s, "nodes");
@@ -71,4 +92,5 @@ void procs_node_cases(Suite *s)
     tcase_add_test(tc, ring_two_nodes);
     tcase_add_test(tc, collectives_two_nodes);
     tcase_add_test(tc, bulk_two_nodes);
+    tcase_add_test(tc, bad_hosts);
 }

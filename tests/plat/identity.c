@@ -3,6 +3,7 @@
 #include "pt.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -25,6 +26,33 @@ static void case_identity(void *arg)
         ck_assert_double_eq_tol(plat_core_clock_mhz(c), 750.0, 1e-9);
     }
     ck_assert_int_eq(plat_core(), me); /* stable */
+}
+
+/* Where cores live: one node in a threaded run and in simulation, each core
+ * at its own stream address; a bad core or a short buffer is a status. */
+static void case_place(void *arg)
+{
+    const struct harness_env *env = arg;
+    int n = plat_cores();
+    char a[64], b[64];
+    for (int c = 0; c < n; c++) {
+        ck_assert_int_eq(plat_core_node(c), 0);
+        ck_assert_int_eq(plat_core_addr(c, a, sizeof a), PLAT_OK);
+        ck_assert_ptr_nonnull(strrchr(a, ':'));
+        if (env->backend == PLAT_SIM) {
+            snprintf(b, sizeof b, "core%d:%d", c, 10000 + c);
+            ck_assert_str_eq(a, b);
+        } else {
+            ck_assert_int_eq(strncmp(a, "127.0.0.1:", 10), 0);
+        }
+        for (int d = 0; d < c; d++) {
+            ck_assert_int_eq(plat_core_addr(d, b, sizeof b), PLAT_OK);
+            ck_assert_str_ne(a, b);
+        }
+    }
+    ck_assert_int_eq(plat_core_addr(n, a, sizeof a), PLAT_EINVAL);
+    ck_assert_int_eq(plat_core_addr(-1, a, sizeof a), PLAT_EINVAL);
+    ck_assert_int_eq(plat_core_addr(0, a, 4), PLAT_ENOMEM);
 }
 
 /* Every status has its own text; anything else still gets one. */
@@ -218,6 +246,7 @@ void pt_identity(void)
          .cores = 4,
          .sets = {"core.type=testcore", "core.clock_mhz=750"}},
         {.name = "strerror", .core = case_strerror, .cores = 1},
+        {.name = "place", .core = case_place, .cores = 3},
         {.name = "slots", .core = case_slots, .cores = 3},
         {.name = "random", .cores = 4, .test = test_random},
         {.name = "adopted_thread", .test = test_adopted, .backends = HARNESS_NATIVE},
