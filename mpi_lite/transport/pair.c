@@ -29,6 +29,24 @@ uint64_t *tp_bell(struct tp_world *w, int rank)
     return (uint64_t *)(w->base + hdr_bytes() + (size_t)rank * LINE);
 }
 
+uint64_t *tp_asleep(struct tp_world *w, int rank)
+{
+    return tp_bell(w, rank) + 1;
+}
+
+/* The bell's add and the asleep load against the sleeper's asleep store and
+ * bell load (stream.c tp_stream_wait), all sequentially consistent: either
+ * the sleeper sees the ring, or the ringer sees it asleep and wakes it. */
+void tp_ring(struct ml_rank *me, int peer)
+{
+    struct tp_world *w = me->tp;
+    plat_fetch_add64(tp_bell(w, peer), 1);
+    if (!w->mixed[peer] || peer == me->rank) return;
+    uint64_t one = 1;
+    if (plat_load64(tp_asleep(w, peer)) == 1 && plat_cas64(tp_asleep(w, peer), &one, 0))
+        tp_stream_poke(me, peer);
+}
+
 static char *pair(struct tp_world *w, int from, int to)
 {
     return w->base + hdr_bytes() + bells_bytes(w->n) +
@@ -90,6 +108,19 @@ static void place(struct ml_rank *me, struct tp_world *w)
         if (r != me->rank && !w->by_stream[r]) w->shm_peers = true;
         if (pn != plat_core_node(0)) w->spread = true;
     }
+    /* Which ranks are mixed: the same rule seen from each of them. */
+    for (int a = 0; a < w->n; a++) {
+        bool shm = false, str = false;
+        for (int b = 0; b < w->n; b++) {
+            if (a == b) continue;
+            bool apart = w->node[a] != w->node[b];
+            bool stream = apart && (me->par.inter == MPIX_LITE_INTER_STREAM ||
+                                    plat_core_node(a) != plat_core_node(b));
+            str |= stream;
+            shm |= !stream;
+        }
+        w->mixed[a] = shm && str;
+    }
 }
 
 static void free_world(struct tp_world *w)
@@ -99,6 +130,7 @@ static void free_world(struct tp_world *w)
     free(w->rx);
     free(w->node);
     free(w->by_stream);
+    free(w->mixed);
     free(w);
 }
 
@@ -115,7 +147,8 @@ int tp_init(struct ml_rank *me)
     w->rx = calloc((size_t)w->n, sizeof *w->rx);
     w->node = calloc((size_t)w->n, sizeof *w->node);
     w->by_stream = calloc((size_t)w->n, sizeof *w->by_stream);
-    if (!w->tx || !w->rx || !w->node || !w->by_stream) {
+    w->mixed = calloc((size_t)w->n, sizeof *w->mixed);
+    if (!w->tx || !w->rx || !w->node || !w->by_stream || !w->mixed) {
         free_world(w);
         return MPI_ERR_NO_MEM;
     }

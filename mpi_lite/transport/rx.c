@@ -155,7 +155,7 @@ void tp_rx_progress(struct ml_rank *me)
                 uint64_t want = plat_load64(tp_want(w, src, me->rank));
                 if (want > rx->rung && rx->h >= want) {
                     rx->rung = want;
-                    plat_fetch_add64(tp_bell(w, src), 1);
+                    tp_ring(me, src);
                 }
             }
         }

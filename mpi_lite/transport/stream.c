@@ -81,24 +81,37 @@ static void add(struct ml_rank *me, int peer, plat_stream *s)
 {
     struct tp_world *w = me->tp;
     w->st[peer] = s;
-    w->rx[peer].sbuf = malloc(RX_FRAMES * w->slot_bytes);
-    w->tx[peer].stage = malloc(w->slot_bytes);
-    if (!w->rx[peer].sbuf || !w->tx[peer].stage)
-        ml_fatal("MPI_Init", MPI_ERR_NO_MEM, "out of memory for rank %d's stream buffers", peer);
+    if (w->by_stream[peer]) { /* a wake stream needs no buffers */
+        w->rx[peer].sbuf = malloc(RX_FRAMES * w->slot_bytes);
+        w->tx[peer].stage = malloc(w->slot_bytes);
+        if (!w->rx[peer].sbuf || !w->tx[peer].stage)
+            ml_fatal("MPI_Init", MPI_ERR_NO_MEM, "out of memory for rank %d's stream buffers",
+                     peer);
+    }
     w->pbits[peer] = PLAT_POLL_IN;
     int st = plat_poller_add(w->poller, s, PLAT_POLL_IN, &w->st[peer]);
     if (st) die(me, peer, "cannot watch the stream of", st);
+}
+
+/* A stream to peer: for its data, or (a rank of this region, when this
+ * rank is mixed) to wake it in its poller. */
+static bool wake_peer(struct tp_world *w, struct ml_rank *me, int p)
+{
+    return w->mixed[me->rank] && p != me->rank && !w->by_stream[p];
+}
+static bool linked(struct tp_world *w, struct ml_rank *me, int p)
+{
+    return w->by_stream[p] || wake_peer(w, me, p);
 }
 
 void tp_stream_init(struct ml_rank *me)
 {
     struct tp_world *w = me->tp;
     int above = 0;
-    for (int p = 0; p < w->n; p++)
-        if (w->by_stream[p]) {
-            w->nstream++;
-            above += p > me->rank;
-        }
+    for (int p = 0; p < w->n; p++) {
+        w->nstream += w->by_stream[p];
+        if (linked(w, me, p)) above += p > me->rank;
+    }
     if (!w->nstream) return;
     w->st = calloc((size_t)w->n, sizeof *w->st);
     w->pbits = calloc((size_t)w->n, sizeof *w->pbits);
@@ -115,7 +128,7 @@ void tp_stream_init(struct ml_rank *me)
     }
     struct hello h = {HELLO_MAGIC, (uint32_t)me->rank, (uint32_t)w->n, w->slot_bytes};
     for (int p = 0; p < me->rank; p++) {
-        if (!w->by_stream[p]) continue;
+        if (!linked(w, me, p)) continue;
         plat_stream *s = connect_to(me, p);
         int st = send_all(s, &h, sizeof h, SETUP_NS);
         if (st) die(me, p, "cannot greet", st);
@@ -132,7 +145,7 @@ void tp_stream_init(struct ml_rank *me)
         st = recv_all(s, &g, sizeof g, SETUP_NS);
         int p = (int)g.rank;
         if (st || g.magic != HELLO_MAGIC || g.size != (uint32_t)w->n || p <= me->rank ||
-            p >= w->n || !w->by_stream[p] || w->st[p] || g.slot_bytes != w->slot_bytes)
+            p >= w->n || !linked(w, me, p) || w->st[p] || g.slot_bytes != w->slot_bytes)
             ml_fatal("MPI_Init", MPI_ERR_OTHER,
                      "rank %d: a connection that is not a stream peer of this job (rank %u of "
                      "%u, slot_bytes %llu; %s)",
@@ -234,21 +247,46 @@ static void rx_peer(struct ml_rank *me, int peer)
     }
 }
 
+/* Wake bytes carry nothing but the wake-up itself. */
+static void drain(struct ml_rank *me, int peer)
+{
+    struct tp_world *w = me->tp;
+    char junk[64];
+    long k;
+    while ((k = plat_stream_recv(w->st[peer], junk, sizeof junk, 0)) > 0) {
+    }
+    if (k == PLAT_EAGAIN) return;
+    if (!w->finalizing) lost(me, peer, "MPI_Recv", k);
+    plat_poller_del(w->poller, w->st[peer]);
+    w->gone[peer] = true;
+}
+
 void tp_stream_rx(struct ml_rank *me)
 {
     struct tp_world *w = me->tp;
-    for (int p = 0; p < w->n; p++)
-        if (w->by_stream[p] && !w->gone[p]) rx_peer(me, p);
+    for (int p = 0; p < w->n; p++) {
+        if (!w->st || !w->st[p] || w->gone[p]) continue;
+        if (w->by_stream[p])
+            rx_peer(me, p);
+        else
+            drain(me, p);
+    }
+}
+
+void tp_stream_poke(struct ml_rank *me, int peer)
+{
+    struct tp_world *w = me->tp;
+    if (!w->st || !w->st[peer] || w->gone[peer]) return;
+    long k = plat_stream_send(w->st[peer], "!", 1, 0);
+    /* EAGAIN: the stream is full of wake bytes already. */
+    if (k < 0 && k != PLAT_EAGAIN && !w->finalizing) lost(me, peer, "MPI_Send", k);
 }
 
 /* Sleep until a stream is readable, a pending frame can go, or (with
- * peers in shared memory too) the bell moves from e. Mixed, no one wait
- * covers both: the rank sleeps on its bell (which shared-memory peers
- * ring) for turns that double from MIX_MIN_NS to MIX_MAX_NS while nothing
- * comes, checking the streams between turns. A stream's message to a rank
- * that has waited long thus waits up to MIX_MAX_NS more (docs/mpi_lite.md). */
-#define MIX_MIN_NS 20000u
-#define MIX_MAX_NS 100000u
+ * peers in shared memory too) the bell moves from e: then the rank says it
+ * sleeps (tp_asleep) before it looks at the bell a last time, and a peer
+ * that rings the bell after that sees it and writes a byte on the pair's
+ * wake stream (pair.c tp_ring). */
 void tp_stream_wait(struct ml_rank *me, uint64_t e)
 {
     struct tp_world *w = me->tp;
@@ -263,8 +301,7 @@ void tp_stream_wait(struct ml_rank *me, uint64_t e)
         plat_poller_wait(w->poller, ev, 8, PLAT_FOREVER);
         return;
     }
-    for (uint64_t turn = MIX_MIN_NS;; turn = turn * 2 < MIX_MAX_NS ? turn * 2 : MIX_MAX_NS) {
-        if (plat_poller_wait(w->poller, ev, 8, 0) > 0) return;
-        if (plat_poll64(w->bell, e, turn) == PLAT_OK) return;
-    }
+    plat_store64(tp_asleep(w, me->rank), 1);
+    if (plat_load64(w->bell) == e) plat_poller_wait(w->poller, ev, 8, PLAT_FOREVER);
+    plat_store64(tp_asleep(w, me->rank), 0);
 }

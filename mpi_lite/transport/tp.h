@@ -7,7 +7,8 @@
  *   bells       one word per rank: every change a rank must notice (a slot
  *               filled for it; a slot of its own freed while it waits for
  *               space) adds 1 to its bell, and a waiting rank polls its bell
- *               alone
+ *               alone; beside it `asleep`, for a rank that also has stream
+ *               peers and so sleeps in its poller (stream.c)
  *   pairs       N x N buffer heads, buff_ij for sender i, receiver j: a queue
  *               of `slots` slots guarded by two P/V counters, `tail` (slots
  *               filled, V by i, P by j) and `head` (slots freed, V by j, P by
@@ -97,11 +98,17 @@ struct tp_world {
     plat_stream **st; /* per rank: its stream */
     unsigned *pbits;  /* per rank: the poller bits registered for it */
     plat_poller *poller;
+    bool *mixed;     /* per rank: it has peers in shared memory and on streams */
     bool finalizing; /* in MPI_Finalize's meeting: a peer's end of stream is its exit */
     bool *gone;      /* per rank: its stream ended so */
 };
 
 uint64_t *tp_bell(struct tp_world *w, int rank);
+/* Beside the bell, on its line: 1 while a mixed rank sleeps in its poller. */
+uint64_t *tp_asleep(struct tp_world *w, int rank);
+/* Ring peer's bell (a peer in this region); a mixed peer asleep in its
+ * poller also gets a byte on the pair's wake stream. */
+void tp_ring(struct ml_rank *me, int peer);
 uint64_t *tp_tail(struct tp_world *w, int from, int to);
 uint64_t *tp_head(struct tp_world *w, int from, int to);
 uint64_t *tp_want(struct tp_world *w, int from, int to);
@@ -122,5 +129,6 @@ bool tp_stream_flush(struct ml_rank *me, int peer);
 void tp_stream_publish(struct ml_rank *me, int peer, size_t used);
 void tp_stream_rx(struct ml_rank *me);
 void tp_stream_wait(struct ml_rank *me, uint64_t bell_seen);
+void tp_stream_poke(struct ml_rank *me, int peer);
 
 #endif

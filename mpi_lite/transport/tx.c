@@ -80,7 +80,7 @@ static void publish(struct ml_rank *me, int peer)
     me->stats.slots++;
     tx->t++;
     tx->open = false;
-    plat_fetch_add64(tp_bell(w, peer), 1);
+    tp_ring(me, peer);
 }
 
 static void sop_done(struct tp_sop *s)
