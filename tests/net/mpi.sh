@@ -23,8 +23,6 @@ ns=mpn$$- # the hosts are namespaces ${ns}0 and ${ns}1
 net=10.$((64 + $$ % 128)).$((($$ / 128) % 250))
 host0=$net.1
 host1=$net.2
-pass=0
-fail=0
 
 cleanup() {
     ip netns del "${ns}0" 2>/dev/null
@@ -33,14 +31,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() {
-    echo "ok - $*"
-    pass=$((pass + 1))
-}
-bad() {
-    echo "FAIL - $*"
-    fail=$((fail + 1))
-}
+# shellcheck source=tests/net/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 for p in "$mpirun" "$build/mpi-examples/ring" "$build/mpi-examples/pi" "$build/osu/osu_latency" \
     "$build/osu/osu_bw"; do

@@ -20,8 +20,6 @@ base=$((30000 + ($$ % 1000) * 20))
 ns_a=xmt-a-$$
 ns_b=xmt-b-$$
 pids=()
-pass=0
-fail=0
 
 cleanup() {
     local p
@@ -35,14 +33,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() {
-    echo "ok - $*"
-    pass=$((pass + 1))
-}
-bad() {
-    echo "FAIL - $*"
-    fail=$((fail + 1))
-}
+# shellcheck source=tests/net/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 topo() { # file host_a port_a host_b port_b
     printf 'nodes:\n  - {domain: 1, node: 0, host: %s, port: %s}\n  - {domain: 1, node: 1, host: %s, port: %s}\n' \
