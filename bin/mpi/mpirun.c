@@ -296,13 +296,6 @@ static char *substitute(const char *word, const char *host, int node)
     return out;
 }
 
-static uint64_t fnv(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
 static void job_free(struct job *j)
 {
     for (size_t i = 0; j->launcher && j->launcher[i]; i++) free(j->launcher[i]);
@@ -320,7 +313,7 @@ static void plan(const struct opts *o, struct job *j)
 {
     /* The formula plat/native/job.c uses without IPCSIM_PORT, set anyway:
      * every rank, here or not, reads the same value. */
-    j->port = o->port ? o->port : 20000 + (long)(fnv(j->id) % (uint64_t)(45000 - o->n));
+    j->port = o->port ? o->port : ipcsim_job_port(j->id, (int)o->n);
     if (!o->hostfile) return; /* this host, as many ranks as asked */
     char err[1024];
     int nh = hostfile_read(o->hostfile, &j->hosts, err, sizeof err);

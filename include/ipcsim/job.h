@@ -25,4 +25,16 @@
 #define IPCSIM_JOB_PORT_ENV "IPCSIM_PORT"
 #define IPCSIM_JOB_HOST_MAX 255 /* bytes of one host name */
 
+#include <stdint.h>
+
+/* The base port of a job of `cores` cores without IPCSIM_PORT: 20000 + an
+ * FNV-1a hash of its name, so that every process (and mpirun) agrees and
+ * port + cores - 1 stays below 65000. */
+static inline int ipcsim_job_port(const char *id, int cores)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *id; id++) h = (h ^ (unsigned char)*id) * 1099511628211ull;
+    return 20000 + (int)(h % (uint64_t)(45000 - cores));
+}
+
 #endif

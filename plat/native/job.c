@@ -44,13 +44,6 @@ static int number(const char *var, long min, long max, const char *why)
     return (int)n;
 }
 
-static uint64_t fnv(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
 /* One host per core; a host's node is the order of its first appearance. */
 static void parse_hosts(void)
 {
@@ -109,7 +102,7 @@ static void parse(void)
         snprintf(why, sizeof why, "not a port for %d cores (1..%d)", job.cores, 65536 - job.cores);
         job.port = number(IPCSIM_JOB_PORT_ENV, 1, 65536 - job.cores, why);
     } else {
-        job.port = 20000 + (int)(fnv(job.id) % (uint64_t)(45000 - job.cores));
+        job.port = ipcsim_job_port(job.id, job.cores);
     }
     in_job = true;
 }
