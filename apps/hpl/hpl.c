@@ -62,10 +62,9 @@ static int owner(const struct grid *g, int j)
 /* This rank's columns whose global index is below j. */
 static int below(const struct grid *g, int j)
 {
-    int blk = j / g->nb, full = blk / g->q, k = 0;
-    k = full * g->nb;
-    int b0 = full * g->q; /* first block of the incomplete round */
-    for (int b = b0; b < blk; b++)
+    int blk = j / g->nb, full = blk / g->q; /* full rounds: one block each */
+    int k = full * g->nb;
+    for (int b = full * g->q; b < blk; b++)
         if (b % g->q == g->rank) k += g->nb;
     if (blk % g->q == g->rank) k += j - blk * g->nb;
     return k;
@@ -153,8 +152,8 @@ static void factor(const struct grid *g, const struct opts *o, double *a, double
         if (g->rank == root) {
             double *p = a + (size_t)below(g, k0) * n + k0;
             panel(p, n, m, jb, piv);
-            for (int c = 0; c < jb; c++) memcpy(buf + (size_t)c * m, p + (size_t)c * n,
-                                                (size_t)m * sizeof *buf);
+            for (int c = 0; c < jb; c++)
+                memcpy(buf + (size_t)c * m, p + (size_t)c * n, (size_t)m * sizeof *buf);
         }
         MPI_Bcast(piv, jb, MPI_INT, root, MPI_COMM_WORLD);
         MPI_Bcast(buf, m * jb, MPI_DOUBLE, root, MPI_COMM_WORLD);
@@ -292,10 +291,14 @@ static int parse(int argc, char **argv, struct opts *o)
             return usage(prog, stderr);
         }
         const char *s = argv[++i];
-        if (a[1] == 'n' && number(prog, a, s, 1, N_MAX, &v)) o->n = v;
-        else if (a[1] == 'b' && number(prog, a, s, 1, NB_MAX, &v)) o->nb = v;
-        else if (a[1] == 's' && number(prog, a, s, 0, 2147483647L, &v)) o->seed = (unsigned long long)v;
-        else return usage(prog, stderr);
+        if (a[1] == 'n' && number(prog, a, s, 1, N_MAX, &v))
+            o->n = v;
+        else if (a[1] == 'b' && number(prog, a, s, 1, NB_MAX, &v))
+            o->nb = v;
+        else if (a[1] == 's' && number(prog, a, s, 0, 2147483647L, &v))
+            o->seed = (unsigned long long)v;
+        else
+            return usage(prog, stderr);
     }
     return 0;
 }
@@ -303,8 +306,10 @@ static int parse(int argc, char **argv, struct opts *o)
 static void report(const struct grid *g, double secs, double resid)
 {
     double n = g->n, gflops = (2.0 / 3.0 * n * n * n + 1.5 * n * n) / secs / 1e9;
-    const char *rule = "================================================================================";
-    const char *dash = "--------------------------------------------------------------------------------";
+    const char *rule =
+        "================================================================================";
+    const char *dash =
+        "--------------------------------------------------------------------------------";
     printf("%s\n", rule);
     printf("T/V                N    NB     P     Q               Time                 Gflops\n");
     printf("%s\n", dash);
@@ -332,7 +337,8 @@ int main(int argc, char **argv)
     size_t n = (size_t)g.n;
     double *a = malloc((g.ncols ? (size_t)g.ncols : 1) * n * sizeof *a);
     double *buf = malloc(n * (size_t)g.nb * sizeof *buf);
-    double *x = malloc(n * sizeof *x), *w = malloc(2 * n * sizeof *w), *s = malloc(2 * n * sizeof *s);
+    double *x = malloc(n * sizeof *x), *w = malloc(2 * n * sizeof *w),
+           *s = malloc(2 * n * sizeof *s);
     int *piv = malloc((size_t)g.nb * sizeof *piv);
     if (!a || !buf || !x || !w || !s || !piv) {
         fprintf(stderr, "%s: rank %d: out of memory for N %d\n", argv[0], g.rank, g.n);

@@ -148,7 +148,8 @@ static void hpl_line(struct app_ctx *ctx, const char *p, char *n)
 {
     int nn, nb, pp, q;
     double t, g;
-    if (strncmp(p, "WR", 2) == 0 && sscanf(p, "%*s %d %d %d %d %lf %lf", &nn, &nb, &pp, &q, &t, &g) == 6) {
+    if (strncmp(p, "WR", 2) == 0 &&
+        sscanf(p, "%*s %d %d %d %d %lf %lf", &nn, &nb, &pp, &q, &t, &g) == 6) {
         snprintf(n, 32, "%d", nn);
         app_report(ctx, "gflops", n, g, "Gflop/s");
     } else if (n[0] && sscanf(p, "HPL_pdgesv() time %lf s", &t) == 1) {
