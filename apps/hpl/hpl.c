@@ -355,7 +355,12 @@ int main(int argc, char **argv)
     solve(&g, a, x, w, s);
     double secs = MPI_Wtime() - t0;
     double resid = residual(&g, &o, x, w, s);
-    if (g.rank == 0) report(&g, secs, resid);
+    if (g.rank == 0) {
+        report(&g, secs, resid);
+        /* Before the other ranks can return 1: mpirun stops the job at a
+         * rank's failure, and rank 0's lines must be out by then. */
+        fflush(stdout);
+    }
     rc = g.rank == 0 && !(resid < THRESHOLD);
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     free(a);
