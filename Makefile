@@ -58,7 +58,8 @@ CONF_SRC := $(wildcard conf/*.cpp)
 SIM_SRC := $(wildcard plat/sim/*.cpp) $(wildcard models/*.cpp) $(wildcard models/*/*.cpp) \
     $(wildcard kinds/*.cpp) $(wildcard kinds/*/*.cpp)
 # apps/<paper>/ holds each paper's workloads; the app table is apps/apps.c.
-APPS_SRC := $(wildcard apps/*.c apps/*/*.c)
+# apps/hpl/ is an MPI program (its own main), built by the mpi programs block.
+APPS_SRC := $(filter-out apps/hpl/%,$(wildcard apps/*.c apps/*/*.c))
 RUNNER_SRC := $(wildcard runner/*.cpp)
 BENCH_SRC := $(wildcard bench/*.c bench/*.cpp)
 # Programs for users (build/bin/NAME from bin/NAME.c; bin/xmcli.c is shared;
@@ -209,13 +210,19 @@ all: $(MPI_LIB)
 # libraries call plat).
 MPISIM_OSU := osu_latency osu_bw osu_bibw osu_bcast osu_gather osu_util
 MPISIM_EXAMPLES := hello ring pi
-MPISIM_OBJ := $(addprefix $(BUILD)/obj/mpisim/,$(addsuffix .o,$(MPISIM_OSU) $(MPISIM_EXAMPLES)))
+# apps/hpl/: the HPL-style LU (docs/mpi_lite.md, "An HPL-style LU").
+MPISIM_HPL := hpl
+MPISIM_OBJ := $(addprefix $(BUILD)/obj/mpisim/,$(addsuffix .o,$(MPISIM_OSU) $(MPISIM_EXAMPLES) \
+    $(MPISIM_HPL)))
 MPISIM_CC = $(CC) $(CPPFLAGS) -Impi_lite/include $(CFLAGS) -Dmain=mpisim_main_$* \
     -include apps/mpi_lite/mpisim.h -c $< -o $@
 $(BUILD)/obj/mpisim/%.o: mpi_lite/osu/%.c apps/mpi_lite/mpisim.h
 	@mkdir -p $(@D)
 	$(MPISIM_CC)
 $(BUILD)/obj/mpisim/%.o: mpi_lite/examples/%.c apps/mpi_lite/mpisim.h
+	@mkdir -p $(@D)
+	$(MPISIM_CC)
+$(BUILD)/obj/mpisim/%.o: apps/hpl/%.c apps/mpi_lite/mpisim.h
 	@mkdir -p $(@D)
 	$(MPISIM_CC)
 $(APPS_LIB): $(MPISIM_OBJ)
@@ -430,6 +437,14 @@ $(MPI_EXAMPLES_LITE): $(BUILD)/mpi-examples/%: mpi_lite/examples/%.c $(MPI_LIB) 
 	$(CC) -std=c11 $(WARN) -O2 $(SANFLAGS) -Impi_lite/include -o $@ $< $(MPI_LIB) $(LIB) \
 	    -lpthread -lm
 all: $(MPI_EXAMPLES_LITE)
+# apps/hpl/hpl.c the same way: $(BUILD)/mpi-examples/hpl (tests/mpi_procs/hpl_cases.c).
+MPI_HPL_LITE := $(BUILD)/mpi-examples/hpl
+$(MPI_HPL_LITE): apps/hpl/hpl.c $(MPI_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -O2 $(SANFLAGS) -Impi_lite/include -o $@ $< $(MPI_LIB) $(LIB) \
+	    -lpthread -lm
+$(BUILD)/tests/mpi_procs: $(MPI_HPL_LITE)
+all: $(MPI_HPL_LITE)
 
 # ---- install -----------------------------------------------------------------
 

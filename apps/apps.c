@@ -22,6 +22,7 @@ const struct app *const app_table[] = {
     &app_mpi_hello,
     &app_mpi_ring,
     &app_mpi_pi,
+    &app_mpi_hpl, /* apps/hpl/hpl.c through apps/mpi_lite/ */
     NULL,
 };
 

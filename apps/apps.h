@@ -40,6 +40,7 @@ extern const struct app app_mpi_osu_gather;
 extern const struct app app_mpi_hello;
 extern const struct app app_mpi_ring;
 extern const struct app app_mpi_pi;
+extern const struct app app_mpi_hpl;
 
 /* Whether `word` is one of the comma-separated names of text (an app's
  * list argument such as measure: "tcp,dc,sc"). */

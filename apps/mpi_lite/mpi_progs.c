@@ -1,6 +1,6 @@
 /*
  * mpi_progs.c -- MPI programs as scenario workloads: one app per program
- * (mpi_osu_latency, .., mpi_hello, mpi_ring, mpi_pi), so that a program
+ * (mpi_osu_latency, .., mpi_hello, mpi_ring, mpi_pi, mpi_hpl), so that a program
  * this build does not have is refused as an unknown app when the scenario
  * is loaded.
  *
@@ -21,6 +21,8 @@
  *     (us)" is latency_us, "Bandwidth (MB/s)" bandwidth_MBps, "Avg
  *     Latency(us)" avg_latency_us; the unit from its parentheses; a
  *     column without a unit, as -f's Iterations, is no series);
+ *   - HPL's result lines (apps/hpl/hpl.c) are the points gflops, time_s
+ *     and residual, x = N;
  *   - rank 0 reports elapsed_us, x = the number of ranks: main's time on
  *     rank 0 (MPI_Init to MPI_Finalize included; simulated time in
  *     simulation);
@@ -139,12 +141,33 @@ static void row(struct app_ctx *ctx, const struct columns *c, const char *p, con
         if (c->series[i][0]) app_report(ctx, c->series[i], x, v[i], c->unit[i]);
 }
 
+/* HPL's lines (apps/hpl/hpl.c): "WR.. N NB P Q Time Gflops" gives gflops,
+ * "HPL_pdgesv() time T s" time_s, "||Ax-b||_oo/(..)=  R ......" residual;
+ * x = N. */
+static void hpl_line(struct app_ctx *ctx, const char *p, char *n)
+{
+    int nn, nb, pp, q;
+    double t, g;
+    if (strncmp(p, "WR", 2) == 0 &&
+        sscanf(p, "%*s %d %d %d %d %lf %lf", &nn, &nb, &pp, &q, &t, &g) == 6) {
+        snprintf(n, 32, "%d", nn);
+        app_report(ctx, "gflops", n, g, "Gflop/s");
+    } else if (n[0] && sscanf(p, "HPL_pdgesv() time %lf s", &t) == 1) {
+        app_report(ctx, "time_s", n, t, "s");
+    } else if (n[0] && strncmp(p, "||Ax-b||_oo", 11) == 0 && strchr(p, '=') &&
+               sscanf(strchr(p, '=') + 1, "%lf", &t) == 1) {
+        app_report(ctx, "residual", n, t, "");
+    }
+}
+
 static void points(struct app_ctx *ctx, const char *text)
 {
     struct columns c = {0};
+    char hpl_n[32] = "";
     for (const char *p = text; p && *p;) {
         const char *end = strchr(p, '\n');
         if (!end) end = p + strlen(p);
+        hpl_line(ctx, p, hpl_n);
         if (strncmp(p, "# Size", 6) == 0)
             header(&c, p + 6, end);
         else if (c.n && isdigit((unsigned char)*p))
@@ -285,6 +308,7 @@ static const char *const bw_series[] = {"bandwidth_MBps", "elapsed_us", NULL};
 static const char *const coll_series[] = {"avg_latency_us", "min_latency_us", "max_latency_us",
                                           "elapsed_us", NULL};
 static const char *const plain_series[] = {"elapsed_us", NULL};
+static const char *const hpl_series[] = {"gflops", "time_s", "residual", "elapsed_us", NULL};
 
 /* One app per program: its renamed main and the run that calls it. */
 #define MPI_PROG(prog, series_, what)                                                              \
@@ -310,3 +334,4 @@ MPI_PROG(osu_gather, coll_series, "mpi_lite/osu/osu_gather.c: MPI_Gather latency
 MPI_PROG(hello, plain_series, "mpi_lite/examples/hello.c: every rank prints its rank")
 MPI_PROG(ring, plain_series, "mpi_lite/examples/ring.c: a token around the ring, checked")
 MPI_PROG(pi, plain_series, "mpi_lite/examples/pi.c: pi by Bcast and Reduce, checked")
+MPI_PROG(hpl, hpl_series, "apps/hpl/hpl.c: HPL-style LU, HPL's output and residual check")

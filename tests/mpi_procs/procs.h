@@ -42,5 +42,6 @@ void procs_fail_cases(Suite *s);
 void procs_input_cases(Suite *s);
 void procs_node_cases(Suite *s);
 void procs_host_cases(Suite *s);
+void procs_hpl_cases(Suite *s);
 
 #endif

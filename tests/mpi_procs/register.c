@@ -12,4 +12,5 @@ void tests_register(void)
     procs_input_cases(s);
     procs_node_cases(s);
     procs_host_cases(s);
+    procs_hpl_cases(s);
 }
