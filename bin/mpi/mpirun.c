@@ -85,7 +85,7 @@ static const char usage[] =
     "                     host's name, {node} its index among the job's hosts (0, 1, ..);\n"
     "                     run as CMD... env VAR=VALUE... PROGRAM ARGS...\n"
     "  --port P           rank i listens at its host's port P+i (also MPIRUN_PORT;\n"
-    "                     default from the job's name, 20000..64999)\n"
+    "                     default from the job's name, 10000..32767)\n"
     "  --oversubscribe    allow more ranks than the hostfile has slots\n"
     "  --timeout S        stop the job after S seconds (also MPIEXEC_TIMEOUT), exit 124\n"
     "  --bind-to core     pin a host's i-th rank to the i-th allowed CPU, round robin\n"

@@ -27,14 +27,19 @@
 
 #include <stdint.h>
 
-/* The base port of a job of `cores` cores without IPCSIM_PORT: 20000 + an
- * FNV-1a hash of its name, so that every process (and mpirun) agrees and
- * port + cores - 1 stays below 65000. */
+/* The base port of a job of `cores` cores without IPCSIM_PORT: 10000 + an
+ * FNV-1a hash of its name, so that every process (and mpirun) agrees, and
+ * port + cores - 1 stays below 32768: Linux gives outgoing connections local
+ * ports from 32768 on (ip_local_port_range), and one of those, still open or
+ * closing, would hold a listener's port. */
+#define IPCSIM_JOB_PORT_MIN 10000
+#define IPCSIM_JOB_PORT_END 32768
 static inline int ipcsim_job_port(const char *id, int cores)
 {
     uint64_t h = 1469598103934665603ull;
     for (; *id; id++) h = (h ^ (unsigned char)*id) * 1099511628211ull;
-    return 20000 + (int)(h % (uint64_t)(45000 - cores));
+    return IPCSIM_JOB_PORT_MIN +
+           (int)(h % (uint64_t)(IPCSIM_JOB_PORT_END - IPCSIM_JOB_PORT_MIN - cores));
 }
 
 #endif

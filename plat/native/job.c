@@ -133,7 +133,7 @@ static int threads_port(void)
     char *end = NULL;
     long p = v ? strtol(v, &end, 10) : 0;
     if (v && end != v && !*end && p > 0 && p < 65536) return (int)p;
-    return 24000 + (int)(getpid() % 1500) * 16;
+    return 10000 + (int)(getpid() % 600) * 16; /* below the ephemeral ports (job.h) */
 }
 
 int nat_core_node(int core)

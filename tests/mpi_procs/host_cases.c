@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ipcsim/job.h"
 #include "procs.h"
 
 /* A launcher that runs the rank here and leaves its substitutions in the
@@ -138,7 +139,8 @@ START_TEST(local_hosts)
     const char *p = strstr(r.out, "port=");
     int port = 0;
     ck_assert_msg(p && sscanf(p, "port=%d", &port) == 1, "no port in:\n%s", r.out);
-    ck_assert_msg(port >= 20000 && port + 2 <= 65535, "derived port %d", port);
+    ck_assert_msg(port >= IPCSIM_JOB_PORT_MIN && port + 2 < IPCSIM_JOB_PORT_END, "derived port %d",
+                  port);
     char ps[16];
     snprintf(ps, sizeof ps, "%d", port);
     const struct want w[] = {{path, "none", "none", "0/3"},

@@ -21,7 +21,7 @@ static struct result two_nodes(const char *name, const char *job)
                                  "exit $s\n";
     char env_job[96], env_port[64];
     snprintf(env_job, sizeof env_job, "IPCSIM_JOB=%s", job);
-    snprintf(env_port, sizeof env_port, "IPCSIM_PORT=%d", 30000 + (int)(getpid() % 2000) * 8);
+    snprintf(env_port, sizeof env_port, "IPCSIM_PORT=%d", 10000 + (int)(getpid() % 2400) * 8);
     const char *env[] = {env_job, "IPCSIM_CORES=4",
                          "IPCSIM_HOSTS=127.0.0.1,127.0.0.1,localhost,localhost", env_port, NULL};
     const char *argv[] = {"/bin/sh", "-c", script, prog(name), NULL};

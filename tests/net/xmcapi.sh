@@ -16,7 +16,7 @@ bin=$build/bin
 # the timed checks below (a peer's loss reported within 1 s) would count.
 export TSAN_OPTIONS="atexit_sleep_ms=0 ${TSAN_OPTIONS:-}"
 tmp=$(mktemp -d)
-base=$((30000 + ($$ % 1000) * 20))
+base=$((20000 + ($$ % 600) * 20)) # below the ephemeral ports (32768 on)
 ns_a=xmt-a-$$
 ns_b=xmt-b-$$
 pids=()
