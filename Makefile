@@ -421,10 +421,12 @@ test-osu-ref: osu-ref
 # (libmpi_lite.a, libipcsim.a) into $(BUILD)/osu/. bench/mpi runs them with
 # $(BUILD)/bin/mpirun against $(BUILD)/osu-ref/'s (make bench builds both).
 OSU_LITE := $(addprefix $(BUILD)/osu/,$(OSU_PROGS))
+# An MPI program linked as the installed mpicc links it; extra sources in $(1).
+MPI_LITE_CC = $(CC) -std=c11 $(WARN) -O2 $(SANFLAGS) -Impi_lite/include -o $@ $< $(1) \
+    $(MPI_LIB) $(LIB) -lpthread -lm
 $(OSU_LITE): $(BUILD)/osu/%: mpi_lite/osu/%.c $(OSU_DEPS) $(MPI_LIB) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) -std=c11 $(WARN) -O2 $(SANFLAGS) -Impi_lite/include -o $@ $< mpi_lite/osu/osu_util.c \
-	    $(MPI_LIB) $(LIB) -lpthread -lm
+	$(call MPI_LITE_CC,mpi_lite/osu/osu_util.c)
 $(BENCH_MPI): $(BUILD)/obj/bench/mpi.o | $(OSU_LITE)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< -lpthread
@@ -434,15 +436,13 @@ all: $(OSU_LITE)
 MPI_EXAMPLES_LITE := $(addprefix $(BUILD)/mpi-examples/,$(MPISIM_EXAMPLES))
 $(MPI_EXAMPLES_LITE): $(BUILD)/mpi-examples/%: mpi_lite/examples/%.c $(MPI_LIB) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) -std=c11 $(WARN) -O2 $(SANFLAGS) -Impi_lite/include -o $@ $< $(MPI_LIB) $(LIB) \
-	    -lpthread -lm
+	$(call MPI_LITE_CC)
 all: $(MPI_EXAMPLES_LITE)
 # apps/hpl/hpl.c the same way: $(BUILD)/mpi-examples/hpl (tests/mpi_procs/hpl_cases.c).
 MPI_HPL_LITE := $(BUILD)/mpi-examples/hpl
 $(MPI_HPL_LITE): apps/hpl/hpl.c $(MPI_LIB) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) -std=c11 $(WARN) -O2 $(SANFLAGS) -Impi_lite/include -o $@ $< $(MPI_LIB) $(LIB) \
-	    -lpthread -lm
+	$(call MPI_LITE_CC)
 $(BUILD)/tests/mpi_procs: $(MPI_HPL_LITE)
 all: $(MPI_HPL_LITE)
 

@@ -131,32 +131,14 @@ static bool sent_all(void *arg)
     return tp_sent_all(arg);
 }
 
-/* All ranks meet, by messages (the counter barrier reaches only the ranks
- * of one region): a gather and a release through rank 0, on a context no
- * communicator uses. */
-#define CTX_SYNC (-1)
+/* All ranks meet, by messages: the counter barrier reaches only the ranks
+ * of one region. MPI_Barrier is a gather and a release through rank 0, on
+ * the world's collective context; released ranks leave while others still
+ * wait for their release (a rank that dies instead is mpirun's to report). */
 static void world_sync(struct ml_rank *me)
 {
-    struct ml_type *ty = ml_type(me, MPI_BYTE);
-    MPI_Request r;
-    /* Released ranks leave while others still wait for their release. A
-     * rank that dies instead is mpirun's to report (it stops the job). */
     tp_finalizing(me);
-    if (me->rank == 0) {
-        for (int i = 1; i < me->size; i++) {
-            ml_irecv(me, NULL, 0, MPI_BYTE, ty, i, 0, CTX_SYNC, &r);
-            ml_wait(me, &r, NULL);
-        }
-        for (int i = 1; i < me->size; i++) {
-            ml_isend(me, NULL, 0, ty, MPI_BYTE, i, 0, CTX_SYNC, false, &r);
-            ml_wait(me, &r, NULL);
-        }
-    } else {
-        ml_isend(me, NULL, 0, ty, MPI_BYTE, 0, 0, CTX_SYNC, false, &r);
-        ml_wait(me, &r, NULL);
-        ml_irecv(me, NULL, 0, MPI_BYTE, ty, 0, 0, CTX_SYNC, &r);
-        ml_wait(me, &r, NULL);
-    }
+    MPI_Barrier(MPI_COMM_WORLD);
     tp_wait(me, sent_all, me); /* the release has left before the streams close */
 }
 

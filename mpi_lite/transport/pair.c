@@ -36,12 +36,14 @@ uint64_t *tp_asleep(struct tp_world *w, int rank)
 
 /* The bell's add and the asleep load against the sleeper's asleep store and
  * bell load (stream.c tp_stream_wait), all sequentially consistent: either
- * the sleeper sees the ring, or the ringer sees it asleep and wakes it. */
+ * the sleeper sees the ring, or the ringer sees it asleep and wakes it. A
+ * rank rings only peers of its region, which have its stream peers: they
+ * are mixed when it is. */
 void tp_ring(struct ml_rank *me, int peer)
 {
     struct tp_world *w = me->tp;
     plat_fetch_add64(tp_bell(w, peer), 1);
-    if (!w->mixed[peer] || peer == me->rank) return;
+    if (!w->mixed || peer == me->rank) return;
     uint64_t one = 1;
     if (plat_load64(tp_asleep(w, peer)) == 1 && plat_cas64(tp_asleep(w, peer), &one, 0))
         tp_stream_poke(me, peer);
@@ -83,6 +85,14 @@ bool tp_same_node(struct ml_rank *me, int peer)
     return me->tp->node[me->rank] == me->tp->node[peer];
 }
 
+/* Whether ranks a and b talk over a stream: on different nodes, and asked
+ * to (inter STREAM) or on different platform nodes (no memory in common). */
+static bool stream_pair(const struct ml_rank *me, const struct tp_world *w, int a, int b)
+{
+    return w->node[a] != w->node[b] &&
+           (me->par.inter == MPIX_LITE_INTER_STREAM || plat_core_node(a) != plat_core_node(b));
+}
+
 /* Nodes, and which pairs need a stream: natively, ranks on other hosts
  * (plat_core_node) share no memory at all. */
 static void place(struct ml_rank *me, struct tp_world *w)
@@ -90,10 +100,10 @@ static void place(struct ml_rank *me, struct tp_world *w)
     int mine = plat_core_node(me->rank);
     unsigned nr = me->par.node_ranks;
     for (int r = 0; r < w->n; r++) w->node[r] = nr ? r / (int)nr : plat_core_node(r);
+    bool shm_peers = false;
     for (int r = 0; r < w->n; r++) {
         int pn = plat_core_node(r);
-        bool apart = w->node[r] != w->node[me->rank];
-        if (pn != mine && !apart)
+        if (pn != mine && w->node[r] == w->node[me->rank])
             ml_fatal("MPI_Init", MPI_ERR_OTHER,
                      "rank %d is on node %d of the platform and rank %d on node %d: node_ranks %u "
                      "puts them on one node, but they share no memory",
@@ -103,24 +113,13 @@ static void place(struct ml_rank *me, struct tp_world *w)
                      "rank %d is on node %d of the platform and rank %d on node %d: no DMA reaches "
                      "it (inter DMA); use MPIX_LITE_INTER_STREAM or AUTO",
                      me->rank, mine, r, pn);
-        w->by_stream[r] = apart && (me->par.inter == MPIX_LITE_INTER_STREAM || pn != mine);
+        w->by_stream[r] = stream_pair(me, w, me->rank, r);
+        w->nstream += w->by_stream[r];
         if (pn == mine) w->local++;
-        if (r != me->rank && !w->by_stream[r]) w->shm_peers = true;
+        if (r != me->rank && !w->by_stream[r]) shm_peers = true;
         if (pn != plat_core_node(0)) w->spread = true;
     }
-    /* Which ranks are mixed: the same rule seen from each of them. */
-    for (int a = 0; a < w->n; a++) {
-        bool shm = false, str = false;
-        for (int b = 0; b < w->n; b++) {
-            if (a == b) continue;
-            bool apart = w->node[a] != w->node[b];
-            bool stream = apart && (me->par.inter == MPIX_LITE_INTER_STREAM ||
-                                    plat_core_node(a) != plat_core_node(b));
-            str |= stream;
-            shm |= !stream;
-        }
-        w->mixed[a] = shm && str;
-    }
+    w->mixed = shm_peers && w->nstream;
 }
 
 static void free_world(struct tp_world *w)
@@ -130,7 +129,6 @@ static void free_world(struct tp_world *w)
     free(w->rx);
     free(w->node);
     free(w->by_stream);
-    free(w->mixed);
     free(w);
 }
 
@@ -147,8 +145,7 @@ int tp_init(struct ml_rank *me)
     w->rx = calloc((size_t)w->n, sizeof *w->rx);
     w->node = calloc((size_t)w->n, sizeof *w->node);
     w->by_stream = calloc((size_t)w->n, sizeof *w->by_stream);
-    w->mixed = calloc((size_t)w->n, sizeof *w->mixed);
-    if (!w->tx || !w->rx || !w->node || !w->by_stream || !w->mixed) {
+    if (!w->tx || !w->rx || !w->node || !w->by_stream) {
         free_world(w);
         return MPI_ERR_NO_MEM;
     }

@@ -97,7 +97,7 @@ static void add(struct ml_rank *me, int peer, plat_stream *s)
  * rank is mixed) to wake it in its poller. */
 static bool wake_peer(struct tp_world *w, struct ml_rank *me, int p)
 {
-    return w->mixed[me->rank] && p != me->rank && !w->by_stream[p];
+    return w->mixed && p != me->rank && !w->by_stream[p];
 }
 static bool linked(struct tp_world *w, struct ml_rank *me, int p)
 {
@@ -107,12 +107,9 @@ static bool linked(struct tp_world *w, struct ml_rank *me, int p)
 void tp_stream_init(struct ml_rank *me)
 {
     struct tp_world *w = me->tp;
-    int above = 0;
-    for (int p = 0; p < w->n; p++) {
-        w->nstream += w->by_stream[p];
-        if (linked(w, me, p)) above += p > me->rank;
-    }
     if (!w->nstream) return;
+    int above = 0;
+    for (int p = me->rank + 1; p < w->n; p++) above += linked(w, me, p);
     w->st = calloc((size_t)w->n, sizeof *w->st);
     w->pbits = calloc((size_t)w->n, sizeof *w->pbits);
     w->gone = calloc((size_t)w->n, sizeof *w->gone);
@@ -213,6 +210,13 @@ bool tp_sent_all(struct ml_rank *me)
     return true;
 }
 
+/* The end of peer's stream in MPI_Finalize's meeting: it has finished. */
+static void ended(struct tp_world *w, int peer)
+{
+    plat_poller_del(w->poller, w->st[peer]);
+    w->gone[peer] = true;
+}
+
 /* What arrived from peer, frame by frame, each read as a slot. */
 static void rx_peer(struct ml_rank *me, int peer)
 {
@@ -223,12 +227,11 @@ static void rx_peer(struct ml_rank *me, int peer)
         size_t room = cap - rx->sfill;
         long k = plat_stream_recv(w->st[peer], rx->sbuf + rx->sfill, room, 0);
         if (k == PLAT_EAGAIN) return;
-        if (k <= 0 && w->finalizing) { /* it finished: everybody had reached MPI_Finalize */
-            plat_poller_del(w->poller, w->st[peer]);
-            w->gone[peer] = true;
+        if (k <= 0 && !w->finalizing) lost(me, peer, "MPI_Recv", k);
+        if (k <= 0) {
+            ended(w, peer);
             return;
         }
-        if (k <= 0) lost(me, peer, "MPI_Recv", k);
         rx->sfill += (size_t)k;
         size_t pos = 0;
         while (rx->sfill - pos >= sizeof(uint64_t)) {
@@ -257,15 +260,14 @@ static void drain(struct ml_rank *me, int peer)
     }
     if (k == PLAT_EAGAIN) return;
     if (!w->finalizing) lost(me, peer, "MPI_Recv", k);
-    plat_poller_del(w->poller, w->st[peer]);
-    w->gone[peer] = true;
+    ended(w, peer);
 }
 
 void tp_stream_rx(struct ml_rank *me)
 {
     struct tp_world *w = me->tp;
     for (int p = 0; p < w->n; p++) {
-        if (!w->st || !w->st[p] || w->gone[p]) continue;
+        if (!w->st[p] || w->gone[p]) continue;
         if (w->by_stream[p])
             rx_peer(me, p);
         else
@@ -276,7 +278,7 @@ void tp_stream_rx(struct ml_rank *me)
 void tp_stream_poke(struct ml_rank *me, int peer)
 {
     struct tp_world *w = me->tp;
-    if (!w->st || !w->st[peer] || w->gone[peer]) return;
+    if (w->gone[peer]) return;
     long k = plat_stream_send(w->st[peer], "!", 1, 0);
     /* EAGAIN: the stream is full of wake bytes already. */
     if (k < 0 && k != PLAT_EAGAIN && !w->finalizing) lost(me, peer, "MPI_Send", k);
@@ -297,7 +299,7 @@ void tp_stream_wait(struct ml_rank *me, uint64_t e)
             w->pbits[p] = bits;
     }
     struct plat_poll_event ev[8];
-    if (!w->shm_peers) {
+    if (!w->mixed) {
         plat_poller_wait(w->poller, ev, 8, PLAT_FOREVER);
         return;
     }

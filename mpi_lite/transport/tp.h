@@ -93,12 +93,11 @@ struct tp_world {
     int local;        /* ranks that map this rank's region (the counter barrier's count) */
     bool *by_stream;  /* per rank: the pair shares no memory, it uses a stream */
     int nstream;      /* how many */
-    bool shm_peers;   /* some other rank shares the region */
     bool spread;      /* the ranks are on more than one platform node */
     plat_stream **st; /* per rank: its stream */
     unsigned *pbits;  /* per rank: the poller bits registered for it */
     plat_poller *poller;
-    bool *mixed;     /* per rank: it has peers in shared memory and on streams */
+    bool mixed;      /* peers in shared memory and on streams: sleeps in its poller */
     bool finalizing; /* in MPI_Finalize's meeting: a peer's end of stream is its exit */
     bool *gone;      /* per rank: its stream ended so */
 };

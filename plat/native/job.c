@@ -44,6 +44,15 @@ static int number(const char *var, long min, long max, const char *why)
     return (int)n;
 }
 
+/* IPCSIM_PORT for `cores` cores (each listens at port + core), or dflt. */
+static int env_port(int cores, int dflt)
+{
+    if (!getenv(IPCSIM_JOB_PORT_ENV)) return dflt;
+    char why[64];
+    snprintf(why, sizeof why, "not a port for %d cores (1..%d)", cores, 65536 - cores);
+    return number(IPCSIM_JOB_PORT_ENV, 1, 65536 - cores, why);
+}
+
 /* One host per core; a host's node is the order of its first appearance. */
 static void parse_hosts(void)
 {
@@ -98,12 +107,7 @@ static void parse(void)
     snprintf(why, sizeof why, "not a core of the job (0..%d)", job.cores - 1);
     job.core = number(IPCSIM_JOB_CORE_ENV, 0, job.cores - 1, why);
     parse_hosts();
-    if (getenv(IPCSIM_JOB_PORT_ENV)) {
-        snprintf(why, sizeof why, "not a port for %d cores (1..%d)", job.cores, 65536 - job.cores);
-        job.port = number(IPCSIM_JOB_PORT_ENV, 1, 65536 - job.cores, why);
-    } else {
-        job.port = ipcsim_job_port(job.id, job.cores);
-    }
+    job.port = env_port(job.cores, ipcsim_job_port(job.id, job.cores));
     in_job = true;
 }
 
@@ -129,11 +133,8 @@ int nat_job_shm_name(const char *name, char *out, size_t n)
  * time (plain, ASan, TSan suites) do not meet. */
 static int threads_port(void)
 {
-    const char *v = getenv(IPCSIM_JOB_PORT_ENV);
-    char *end = NULL;
-    long p = v ? strtol(v, &end, 10) : 0;
-    if (v && end != v && !*end && p > 0 && p < 65536) return (int)p;
-    return 10000 + (int)(getpid() % 600) * 16; /* below the ephemeral ports (job.h) */
+    /* below the ephemeral ports (job.h) */
+    return env_port(nat_cores(), 10000 + (int)(getpid() % 600) * 16);
 }
 
 int nat_core_node(int core)

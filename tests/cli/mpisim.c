@@ -193,7 +193,8 @@ START_TEST(mpisim_fails_native)
 END_TEST
 
 /* A program this build does not have is an unknown app, refused when the
- * scenario loads; rank0 elsewhere than core 0 fails the run. */
+ * scenario loads; rank0 elsewhere than core 0, or an unknown inter, fails
+ * the run. */
 START_TEST(mpisim_bad_scenario)
 {
     const char *t = cli_tmp();
@@ -209,6 +210,9 @@ START_TEST(mpisim_bad_scenario)
     r = cli_run("run '%s/remap.yaml' --out '%s'", t, t);
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "rank0 is mapped to core 1: rank r is core r"), "%s", r.err);
+    r = run("ring", "--set args.inter=tcp", "sim");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "ring: inter 'tcp' is none of auto, dma, stream"), "%s", r.err);
     cli_done();
 }
 END_TEST

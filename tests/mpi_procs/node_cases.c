@@ -10,9 +10,12 @@
 
 #include "procs.h"
 
-/* The processes of a 4-rank job, 2 per node; every exit status must be 0. */
-static struct result two_nodes(const char *name, const char *job)
+/* The processes of a 4-rank job, 2 per node; every exit status must be 0.
+ * k: tells the job apart from the test's other runs of name. */
+static struct result two_nodes(const char *name, int k)
 {
+    char job[64];
+    snprintf(job, sizeof job, "nodes-%s-%d-%d", name, (int)getpid(), k);
     static const char script[] = "pids=''\n"
                                  "for i in 0 1 2 3; do IPCSIM_CORE=$i \"$0\" & pids=\"$pids $!\"; "
                                  "done\n"
@@ -37,9 +40,7 @@ static struct result two_nodes(const char *name, const char *job)
 START_TEST(ring_two_nodes)
 {
     for (int k = 0; k < 5; k++) {
-        char job[64];
-        snprintf(job, sizeof job, "nodes%d-%d", (int)getpid(), k);
-        struct result r = two_nodes("ring", job);
+        struct result r = two_nodes("ring", k);
         HAS(r.out, "ring: 4 ranks, token 6 from rank 3\n");
         HAS(r.out, "sendrecv: ok\n");
     }
@@ -48,18 +49,14 @@ END_TEST
 
 START_TEST(collectives_two_nodes)
 {
-    char job[64];
-    snprintf(job, sizeof job, "nodesc%d", (int)getpid());
-    struct result r = two_nodes("collect", job);
+    struct result r = two_nodes("collect", 0);
     HAS(r.out, "bcast 403, reduce sum 6, allreduce max 3\n");
 }
 END_TEST
 
 START_TEST(bulk_two_nodes)
 {
-    char job[64];
-    snprintf(job, sizeof job, "nodesb%d", (int)getpid());
-    struct result r = two_nodes("bulk", job);
+    struct result r = two_nodes("bulk", 0);
     HAS(r.out, "bulk: 4 ranks, every byte right\n");
 }
 END_TEST
