@@ -15,6 +15,7 @@
     X(ideal)            \
     X(funbase)          \
     X(sw26010)          \
+    X(mpc8640_srio)     \
     /* end of list */
 
 #define IPCSIM_DEVTYPES(X) \

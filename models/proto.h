@@ -72,6 +72,10 @@ enum Op {
     // data master that moves every word twice (a load, then a store: a CPU
     // without a copy engine) charges for both
     OP_COPY,
+    // plat_dma_send's write into another core's posted receive buffer: a
+    // fabric with a message unit (RapidIO) carries it as messages; any
+    // other fabric as a plain write
+    OP_MSG,
 };
 
 // One per initiator, attached to its reused payload once (the payload owns it).

@@ -74,6 +74,7 @@ void pt_stream(void);
 void pt_misuse(void);
 void pt_gbe(void);
 void pt_sw26010(void);
+void pt_srio(void);
 void pt_wake(void);
 
 /* Cases of stream.c that gbe.c also runs on the tcp device. */

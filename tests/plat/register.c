@@ -19,5 +19,6 @@ void tests_register(void)
     pt_misuse();
     pt_gbe();
     pt_sw26010();
+    pt_srio();
     pt_wake();
 }
