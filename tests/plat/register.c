@@ -20,4 +20,5 @@ void tests_register(void)
     pt_gbe();
     pt_sw26010();
     pt_wake();
+    pt_home();
 }
