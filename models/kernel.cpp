@@ -74,6 +74,62 @@ Memory *Kernel::block_of(const void *p)
     return nullptr;
 }
 
+// ---- homes of shared memory ---------------------------------------------------------
+
+// [p, p+n) as addresses; a range running past the top of the address space ends there.
+static uintptr_t range_end(const void *p, size_t n)
+{
+    uintptr_t lo = (uintptr_t)p;
+    return n > UINTPTR_MAX - lo ? UINTPTR_MAX : lo + n;
+}
+
+void Kernel::clear_home(const void *p, size_t n)
+{
+    uintptr_t lo = (uintptr_t)p, hi = range_end(p, n);
+    if (hi <= lo) return;
+    auto it = homes_.lower_bound(lo);
+    if (it != homes_.begin()) {
+        auto prev = std::prev(it);
+        if (prev->second.end > lo) { // starts before lo and reaches into the range: keep its head
+            Home h = prev->second;
+            prev->second.end = lo;
+            if (h.end > hi) { // the range is inside it: its tail stays too, nothing else overlaps
+                homes_.emplace_hint(it, hi, h);
+                return;
+            }
+        }
+    }
+    while (it != homes_.end() && it->first < hi) {
+        if (it->second.end > hi) { // reaches past the range: keep its tail
+            Home h = it->second;
+            it = homes_.erase(it);
+            homes_.emplace_hint(it, hi, h);
+            return;
+        }
+        it = homes_.erase(it);
+    }
+}
+
+void Kernel::set_home(const void *p, size_t n, int core)
+{
+    uintptr_t lo = (uintptr_t)p, hi = range_end(p, n);
+    if (hi <= lo) return;
+    clear_home(p, n);
+    auto next = homes_.lower_bound(lo); // nothing in [lo, hi) any more
+    if (next != homes_.end() && next->first == hi && next->second.core == core) {
+        hi = next->second.end;
+        next = homes_.erase(next);
+    }
+    if (next != homes_.begin()) {
+        auto prev = std::prev(next);
+        if (prev->second.end == lo && prev->second.core == core) {
+            prev->second.end = hi;
+            return;
+        }
+    }
+    homes_.emplace_hint(next, lo, Home{hi, core});
+}
+
 // ---- threads ------------------------------------------------------------------
 
 void Kernel::adopt(const sc_process_handle &h, Thread *t)

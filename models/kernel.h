@@ -161,6 +161,23 @@ class Kernel : public sc_core::sc_module
     // ---- named shared regions -------------------------------------------------------
     std::map<std::string, Region> regions;
 
+    // ---- homes of shared memory (plat_shared_home) ----------------------------------
+    // On a platform whose memory is split among boards, the interconnect asks
+    // where an address lives; on one with one memory nobody asks.
+    // Record that [p, p+n) lives with core `core` (plat_shared_home); later calls win on overlap.
+    void set_home(const void *p, size_t n, int core);
+    // The core whose memory holds p by plat_shared_home, or -1 if no call placed it.
+    int home_of(const void *p) const
+    {
+        uintptr_t a = (uintptr_t)p;
+        auto it = homes_.upper_bound(a); // the first range starting after a
+        if (it == homes_.begin()) return -1;
+        --it;
+        return a < it->second.end ? it->second.core : -1;
+    }
+    // Forget the homes inside [p, p+n) (the memory was freed or unmapped).
+    void clear_home(const void *p, size_t n);
+
     // ---- traces ---------------------------------------------------------------------
     bool tracing = false; // cores log busy intervals
     // Hand every traced signal (cores, the interconnect) to the VCD.
@@ -182,6 +199,13 @@ class Kernel : public sc_core::sc_module
     std::vector<Memory *> core_mem_; // per core (set_core_memory); NULL: shared_
     std::vector<Memory *> mems_;     // the distinct memories of core_mem_, in order
     std::vector<Device> devices_;
+    // Homes: disjoint ranges [start, end) keyed by start; neighbours of one
+    // core are merged, so a rank's homed lines stay one range each.
+    struct Home {
+        uintptr_t end;
+        int core;
+    };
+    std::map<uintptr_t, Home> homes_;
 
     // Lookups only (never iterated): process -> thread.
     std::unordered_map<const sc_core::sc_object *, Thread *> threads_;

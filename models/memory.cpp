@@ -73,6 +73,18 @@ bool Memory::free(void *p)
     return true;
 }
 
+size_t Memory::allocation(const void *p, const unsigned char **start) const
+{
+    if (!holds(p)) return 0;
+    size_t off = (size_t)((const unsigned char *)p - base_);
+    auto u = used_.upper_bound(off);
+    if (u == used_.begin()) return 0;
+    --u;
+    if (off - u->first >= u->second) return 0;
+    *start = base_ + u->first;
+    return u->second;
+}
+
 uint64_t mem_atomic(Kernel &kernel, int op, void *at, uint64_t a, uint64_t b)
 {
     uint64_t old;

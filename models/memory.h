@@ -47,6 +47,8 @@ class Memory : public sc_core::sc_module
     void *alloc(size_t bytes, size_t align);
     // false if p is not the start of an allocation.
     bool free(void *p);
+    // The allocation holding p: its length, its first byte in *start; 0 if p is in none.
+    size_t allocation(const void *p, const unsigned char **start) const;
 
   private:
     void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);

@@ -54,6 +54,7 @@
     X(void *, shared_map, (const char *name, size_t size, bool *created, int *status),             \
       (name, size, created, status))                                                               \
     XV(shared_unmap, (void *p), (p))                                                               \
+    X(int, shared_home, (const void *p, size_t n, int core), (p, n, core))                         \
     X(int, dma_start,                                                                              \
       (plat_dma * d, void *dst, const void *src, size_t n, unsigned flags, int ring_core,          \
        uint32_t ring_bits),                                                                        \

@@ -284,6 +284,18 @@ void plat_shared_free(void *p);
 void *plat_shared_map(const char *name, size_t size, bool *created, int *status);
 void plat_shared_unmap(void *p); /* the last unmap in the run frees it */
 
+/* Place [p, p+n) of shared memory (a named region or plat_shared_alloc memory) with core `core`:
+ * on a platform whose memory is split among boards or groups, each with its own DRAM, the bytes
+ * live in that core's memory, so its own accesses stay local and the others' cross the
+ * interconnect. A placement hint: it moves no data and changes no value; a platform with one
+ * shared memory only records it. A later call for overlapping bytes wins. PLAT_OK; PLAT_EINVAL
+ * for a bad core, n == 0 or p not in shared memory (sim; natively any p but NULL).
+ *   native  nothing to place (no-op, PLAT_OK after the argument checks it can make).
+ *   sim     [p, p+n) must lie in one allocation (a region or a plat_shared_alloc block); kept
+ *           by the kernel (Kernel::home_of) until the memory is freed or unmapped. Takes no
+ *           simulated time (bookkeeping, like the allocators). */
+int plat_shared_home(const void *p, size_t n, int core);
+
 /* ------------------------------------------------------------------------ */
 /* DMA and doorbells                                                         */
 /* ------------------------------------------------------------------------ */

@@ -122,6 +122,32 @@ static void place(struct ml_rank *me, struct tp_world *w)
     w->mixed = shm_peers && w->nstream;
 }
 
+/* Paper 002's HPEPPM keeps a pair buffer with its receiver: the sender's
+ * DMA writes it over RapidIO into the receiver's board memory, and the
+ * receiver polls its bell and tails and reads its slots locally. So each
+ * rank places its receive side with itself: its bell line and, for every
+ * sender i, the lines and the slots of the pair (i -> me). On a platform
+ * with one memory this is only recorded. */
+static void home_receive_side(struct ml_rank *me, struct tp_world *w)
+{
+    int r = me->rank;
+    size_t pair_slots = (size_t)w->slots * w->slot_bytes;
+    const void *at = tp_bell(w, r);
+    size_t n = LINE;
+    int st = plat_shared_home(at, n, r);
+    for (int i = 0; i < w->n && st == PLAT_OK; i++) {
+        at = pair(w, i, r), n = 2 * LINE;
+        st = plat_shared_home(at, n, r);
+        if (st != PLAT_OK) break;
+        at = tp_slot(w, i, r, 0), n = pair_slots;
+        st = plat_shared_home(at, n, r);
+    }
+    if (st != PLAT_OK)
+        ml_fatal("MPI_Init", MPI_ERR_OTHER,
+                 "rank %d: plat_shared_home(region + %zu, %zu, %d) of its receive side: %s", r,
+                 (size_t)((const char *)at - w->base), n, r, plat_strerror(st));
+}
+
 static void free_world(struct tp_world *w)
 {
     if (w->base) plat_shared_unmap(w->base);
@@ -164,6 +190,7 @@ int tp_init(struct ml_rank *me)
     }
     w->bar = (uint64_t *)w->base;
     w->bell = tp_bell(w, me->rank);
+    home_receive_side(me, w); /* before MPI_Init's barrier lets the peers write */
     tp_stream_init(me);
     return MPI_SUCCESS;
 }

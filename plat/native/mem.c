@@ -173,3 +173,12 @@ void nat_shared_free(void *p)
 {
     free(p);
 }
+
+/* One host memory: nothing to place. The checks are those a pointer alone
+ * allows (natively any address may be shared, by another process too). */
+int nat_shared_home(const void *p, size_t n, int core)
+{
+    if (!p || n == 0 || (uintptr_t)p > UINTPTR_MAX - n || core < 0 || core >= nat_cores())
+        return PLAT_EINVAL;
+    return PLAT_OK;
+}

@@ -129,8 +129,11 @@ void sim_shared_free(void *p)
 {
     if (!p) return;
     Memory *m = kernel().shared_holding(p);
+    const unsigned char *start = nullptr;
+    size_t len = m ? m->allocation(p, &start) : 0;
     if (!m || !m->free(p))
         kernel().misuse("plat_shared_free: the pointer is not from plat_shared_alloc");
+    kernel().clear_home(p, len);
 }
 
 void *sim_shared_map(const char *name, size_t size, bool *created, int *status)
@@ -168,11 +171,26 @@ void sim_shared_unmap(void *p)
         if (it->second.p == p) {
             if (--it->second.refs == 0) {
                 kernel().shared()->free(p);
+                kernel().clear_home(p, it->second.size);
                 kernel().regions.erase(it);
             }
             return;
         }
     kernel().misuse("plat_shared_unmap: the pointer is not from plat_shared_map");
+}
+
+// Bookkeeping only, like the allocators: the interconnect of a platform with
+// memory per board asks Kernel::home_of on every access.
+int sim_shared_home(const void *p, size_t n, int core)
+{
+    self();
+    if (!p || n == 0 || core < 0 || core >= kernel().cores()) return PLAT_EINVAL;
+    Memory *m = kernel().shared_holding(p);
+    const unsigned char *start = nullptr;
+    size_t len = m ? m->allocation(p, &start) : 0;
+    if (len == 0 || n > len - (size_t)((const unsigned char *)p - start)) return PLAT_EINVAL;
+    kernel().set_home(p, n, core);
+    return PLAT_OK;
 }
 
 } // namespace ipcsim

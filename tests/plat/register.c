@@ -21,4 +21,5 @@ void tests_register(void)
     pt_sw26010();
     pt_srio();
     pt_wake();
+    pt_home();
 }
