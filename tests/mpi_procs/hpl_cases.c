@@ -9,16 +9,16 @@
 
 #define RESID "||Ax-b||_oo/(eps*(||A||_oo*||x||_oo+||b||_oo)*N)="
 
-static const char *build_dir(void)
+const char *hpl_build_dir(void)
 {
     const char *b = getenv("BUILD");
     return b && *b ? b : "build";
 }
 
-static const char *hpl_path(void)
+const char *hpl_program(void)
 {
     static char p[512];
-    snprintf(p, sizeof p, "%s/mpi-examples/hpl", build_dir());
+    snprintf(p, sizeof p, "%s/mpi-examples/hpl", hpl_build_dir());
     return p;
 }
 
@@ -39,7 +39,7 @@ static struct result hpl_native(int q, const char *n, const char *nb, const char
 {
     char qs[16];
     snprintf(qs, sizeof qs, "%d", q);
-    const char *argv[] = {mpirun_path(), "-n", qs, hpl_path(), "-n", n, "-b", nb, extra, NULL};
+    const char *argv[] = {mpirun_path(), "-n", qs, hpl_program(), "-n", n, "-b", nb, extra, NULL};
     return run(argv, NULL, NULL);
 }
 
@@ -67,7 +67,7 @@ END_TEST
 static struct result hpl_sim(int q, const char *args)
 {
     char ipcsim[512], cores[32], set[128], out[512];
-    snprintf(ipcsim, sizeof ipcsim, "%s/ipcsim", build_dir());
+    snprintf(ipcsim, sizeof ipcsim, "%s/ipcsim", hpl_build_dir());
     snprintf(cores, sizeof cores, "cores=%d", q);
     snprintf(set, sizeof set, "args.args=%s", args);
     /* --out: a folder beside the scratch directory's files */
@@ -103,20 +103,20 @@ START_TEST(hpl_usage)
     static const struct {
         const char *a, *b, *text;
     } t[] = {
-        {"-n", "0", "hpl: -n 0: must be a whole number from 1 to 20000\n"},
+        {"-n", "0", "hpl: -n 0: must be a whole number from 1 to 100000\n"},
         {"-b", "x", "hpl: -b x: must be a whole number from 1 to 1024\n"},
         {"-q", "1", "hpl: -q: unknown argument\n"},
         {"-s", NULL, "hpl: -s: needs a value\n"},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
-        const char *argv[] = {mpirun_path(), "-n", "2", hpl_path(), t[i].a, t[i].b, NULL};
+        const char *argv[] = {mpirun_path(), "-n", "2", hpl_program(), t[i].a, t[i].b, NULL};
         struct result r = run(argv, NULL, NULL);
         ck_assert_msg(r.code == 2, "%s %s: exit %d\n%s", t[i].a, t[i].b, r.code, r.err);
         HAS(r.err, t[i].text);
         HAS(r.err, "Usage: ");
         ck_assert_msg(!strstr(r.out, RESID), "%s: ran:\n%s", t[i].a, r.out);
     }
-    const char *help[] = {hpl_path(), "--help", NULL};
+    const char *help[] = {hpl_program(), "--help", NULL};
     struct result r = run(help, NULL, NULL);
     ck_assert_int_eq(r.code, 0);
     HAS(r.out, "Usage: ");
@@ -151,4 +151,5 @@ void procs_hpl_cases(Suite *s)
     tcase_add_test(tc, hpl_sim_same);
     tcase_add_test(tc, hpl_usage);
     tcase_add_test(tc, hpl_broken);
+    procs_hpl_charged_cases(s);
 }

@@ -43,5 +43,10 @@ void procs_input_cases(Suite *s);
 void procs_node_cases(Suite *s);
 void procs_host_cases(Suite *s);
 void procs_hpl_cases(Suite *s);
+/* hpl_cases.c: $BUILD (default build) and $BUILD/mpi-examples/hpl;
+ * hpl_charged.c: its charged mode's cases (procs_hpl_cases adds them). */
+const char *hpl_build_dir(void);
+const char *hpl_program(void);
+void procs_hpl_charged_cases(Suite *s);
 
 #endif
