@@ -22,7 +22,8 @@
  *     Latency(us)" avg_latency_us; the unit from its parentheses; a
  *     column without a unit, as -f's Iterations, is no series);
  *   - HPL's result lines (apps/hpl/hpl.c) are the points gflops, time_s
- *     and residual, x = N;
+ *     and residual, x = N; and scaling_gflops, speedup and efficiency_pct
+ *     (charged mode: against its one-rank time), x = the ranks;
  *   - rank 0 reports elapsed_us, x = the number of ranks: main's time on
  *     rank 0 (MPI_Init to MPI_Finalize included; simulated time in
  *     simulation);
@@ -141,33 +142,51 @@ static void row(struct app_ctx *ctx, const struct columns *c, const char *p, con
         if (c->series[i][0]) app_report(ctx, c->series[i], x, v[i], c->unit[i]);
 }
 
+/* What HPL's lines said so far (points() reads them in order). */
+struct hpl_seen {
+    char n[32]; /* N, the x of gflops, time_s and residual ("" before the WR line) */
+    int q;      /* ranks */
+    double t;   /* the run's time, s */
+};
+
 /* HPL's lines (apps/hpl/hpl.c): "WR.. N NB P Q Time Gflops" gives gflops,
- * "HPL_pdgesv() time T s" time_s, "||Ax-b||_oo/(..)=  R ......" residual;
- * x = N. */
-static void hpl_line(struct app_ctx *ctx, const char *p, char *n)
+ * "HPL_pdgesv() time T s" time_s, "||Ax-b||_oo/(..)=  R ......" residual,
+ * x = N; charged mode's "T1 (one rank, charged): T1 s" gives speedup
+ * T1 / T and efficiency_pct 100 T1 / (Q T), with gflops again as
+ * scaling_gflops, x = Q (the ranks: runs on 1..Q boards make one curve). */
+static void hpl_line(struct app_ctx *ctx, const char *p, struct hpl_seen *h)
 {
     int nn, nb, pp, q;
     double t, g;
+    char x[32];
     if (strncmp(p, "WR", 2) == 0 &&
         sscanf(p, "%*s %d %d %d %d %lf %lf", &nn, &nb, &pp, &q, &t, &g) == 6) {
-        snprintf(n, 32, "%d", nn);
-        app_report(ctx, "gflops", n, g, "Gflop/s");
-    } else if (n[0] && sscanf(p, "HPL_pdgesv() time %lf s", &t) == 1) {
-        app_report(ctx, "time_s", n, t, "s");
-    } else if (n[0] && strncmp(p, "||Ax-b||_oo", 11) == 0 && strchr(p, '=') &&
+        snprintf(h->n, sizeof h->n, "%d", nn);
+        h->q = q;
+        app_report(ctx, "gflops", h->n, g, "Gflop/s");
+        snprintf(x, sizeof x, "%d", q);
+        app_report(ctx, "scaling_gflops", x, g, "Gflop/s");
+    } else if (h->n[0] && sscanf(p, "HPL_pdgesv() time %lf s", &t) == 1) {
+        h->t = t;
+        app_report(ctx, "time_s", h->n, t, "s");
+    } else if (h->n[0] && h->t > 0 && sscanf(p, "T1 (one rank, charged): %lf s", &t) == 1) {
+        snprintf(x, sizeof x, "%d", h->q);
+        app_report(ctx, "speedup", x, t / h->t, "");
+        app_report(ctx, "efficiency_pct", x, 100 * t / (h->q * h->t), "%");
+    } else if (h->n[0] && strncmp(p, "||Ax-b||_oo", 11) == 0 && strchr(p, '=') &&
                sscanf(strchr(p, '=') + 1, "%lf", &t) == 1) {
-        app_report(ctx, "residual", n, t, "");
+        app_report(ctx, "residual", h->n, t, "");
     }
 }
 
 static void points(struct app_ctx *ctx, const char *text)
 {
     struct columns c = {0};
-    char hpl_n[32] = "";
+    struct hpl_seen hpl = {"", 0, 0};
     for (const char *p = text; p && *p;) {
         const char *end = strchr(p, '\n');
         if (!end) end = p + strlen(p);
-        hpl_line(ctx, p, hpl_n);
+        hpl_line(ctx, p, &hpl);
         if (strncmp(p, "# Size", 6) == 0)
             header(&c, p + 6, end);
         else if (c.n && isdigit((unsigned char)*p))
@@ -308,7 +327,8 @@ static const char *const bw_series[] = {"bandwidth_MBps", "elapsed_us", NULL};
 static const char *const coll_series[] = {"avg_latency_us", "min_latency_us", "max_latency_us",
                                           "elapsed_us", NULL};
 static const char *const plain_series[] = {"elapsed_us", NULL};
-static const char *const hpl_series[] = {"gflops", "time_s", "residual", "elapsed_us", NULL};
+static const char *const hpl_series[] = {"gflops",  "time_s",         "residual",      "scaling_gflops",
+                                         "speedup", "efficiency_pct", "elapsed_us", NULL};
 
 /* One app per program: its renamed main and the run that calls it. */
 #define MPI_PROG(prog, series_, what)                                                              \
