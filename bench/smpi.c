@@ -24,10 +24,12 @@
  *   lat_diff_pct_<size>             (smpi - ipcsim) / ipcsim, %
  *   bw_<ipcsim|smpi>_<size>, bw_diff_pct_<size>   osu_bw's column, MB/s
  *   host_s_<ipcsim|smpi>_<prog>     host seconds of one run: median, _min, _max
+ *   cpu_s_<sim>_<prog>              CPU seconds (user + system) of one run,
+ *                                   median
  *   smpi_engine_s_<prog>            SMPI's own "simulation took" (after
  *                                   parsing and platform setup), median
- *   ratio_host_<prog>               median ipcsim / median smpi (below 1:
- *                                   ipcsim is faster)
+ *   ratio_host_<prog>, ratio_cpu_<prog>   median ipcsim / median smpi (below
+ *                                   1: ipcsim is faster)
  *
  * Usage: bench/smpi [options]   (BUILD is where this program sits: BUILD/bench/smpi)
  */
@@ -42,6 +44,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -85,6 +88,7 @@ static struct {
     bool keep;
     struct curve curve[NSIM][NPROG];
     double host_s[NSIM][NPROG][BENCH_MAX_ROUNDS];
+    double cpu_s[NSIM][NPROG][BENCH_MAX_ROUNDS];
     double engine_s[NPROG][BENCH_MAX_ROUNDS];
     bool engine_seen[NPROG];
     bool identical;
@@ -312,9 +316,11 @@ static void check_inputs(void)
 
 /* Run argv (argv[0] an absolute path) with stdout and stderr into the files
  * out and err, and TMPDIR=tmpdir unless NULL; the host seconds from fork to
- * exit. A failure is fatal. */
+ * exit, and in *cpu the CPU seconds (user + system) of the run and its
+ * children: on a loaded machine the wall clock also counts waiting for a
+ * CPU. A failure is fatal. */
 static double run_timed(const char *const *argv, const char *out, const char *err,
-                        const char *tmpdir)
+                        const char *tmpdir, double *cpu)
 {
     fflush(NULL);
     uint64_t t0 = now_ns();
@@ -331,11 +337,14 @@ static double run_timed(const char *const *argv, const char *out, const char *er
     g.child = pid;
     alarm(RUN_TIMEOUT_S);
     int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    struct rusage ru;
+    while (wait4(pid, &st, 0, &ru) < 0 && errno == EINTR) {
     }
     alarm(0);
     g.child = 0;
     double s = (double)(now_ns() - t0) / 1e9;
+    *cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         fprintf(stderr, BENCH_NAME ": failed (status %d):", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
         for (const char *const *a = argv; *a; a++) fprintf(stderr, " %s", *a);
@@ -465,7 +474,7 @@ static void run_ipcsim(enum prog p, int round)
         argv[n++] = setargs[p];
     }
     argv[n] = NULL;
-    g.host_s[IPCSIM][p][round] = run_timed(argv, out, err, NULL);
+    g.host_s[IPCSIM][p][round] = run_timed(argv, out, err, NULL, &g.cpu_s[IPCSIM][p][round]);
     struct curve c;
     read_ipcsim_csv(dir, g.series[p], &c);
     if (round == 0)
@@ -566,7 +575,7 @@ static void run_smpi(enum prog p, int round)
     /* smpirun copies the program there once per rank. Through TMPDIR, as
      * smpirun 3.32's -tmpdir DIR takes DIR for the program (it shifts one
      * word instead of two). */
-    g.host_s[SMPI][p][round] = run_timed(argv, out, err, g.tmp);
+    g.host_s[SMPI][p][round] = run_timed(argv, out, err, g.tmp, &g.cpu_s[SMPI][p][round]);
     g.engine_s[p][round] = engine_seconds(err);
     if (g.engine_s[p][round] >= 0) g.engine_seen[p] = true;
     struct curve c;
@@ -635,12 +644,19 @@ int main(int argc, char **argv)
             snprintf(name, sizeof name, "host_s_%s_%s", sim_name[s], prog_name[p]);
             med[s] = print_stats(name, "", g.host_s[s][p], g.rounds, "s", "%.4f");
         }
+        double cpu[NSIM];
+        for (int s = 0; s < NSIM; s++) {
+            double lo, hi;
+            cpu[s] = median_of(g.cpu_s[s][p], g.rounds, &lo, &hi);
+            printf("cpu_s_%s_%s,%.4f,s\n", sim_name[s], prog_name[p], cpu[s]);
+        }
         if (g.engine_seen[p]) {
             double lo, hi;
             printf("smpi_engine_s_%s,%.4f,s\n", prog_name[p],
                    median_of(g.engine_s[p], g.rounds, &lo, &hi));
         }
         printf("ratio_host_%s,%.3f,x\n", prog_name[p], med[IPCSIM] / med[SMPI]);
+        printf("ratio_cpu_%s,%.3f,x\n", prog_name[p], cpu[IPCSIM] / cpu[SMPI]);
     }
     if (!g.identical)
         fprintf(stderr, BENCH_NAME ": a round's curve differs from the first round's\n");
