@@ -378,7 +378,7 @@ static void read_ipcsim_csv(const char *dir, const char *series, struct curve *c
 {
     DIR *d = opendir(dir);
     if (!d) die(1, "%s: %s", dir, strerror(errno));
-    char csv[PATH_MAX + 300] = "";
+    char csv[PATH_MAX + 512] = "";
     for (struct dirent *e; (e = readdir(d));) {
         size_t len = strlen(e->d_name);
         if (len > 4 && strcmp(e->d_name + len - 4, ".csv") == 0)
