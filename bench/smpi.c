@@ -104,6 +104,8 @@ __attribute__((format(printf, 2, 3), noreturn)) static void die(int status, cons
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+    /* What the runs left is what explains the failure. */
+    if (g.tmp[0]) fprintf(stderr, BENCH_NAME ": its files are kept in %s\n", g.tmp);
     exit(status);
 }
 

@@ -65,10 +65,12 @@ static void slurp(const char *path, char *buf, size_t len)
 static struct run *bench_run(const char *prefix, const char *args)
 {
     static struct run r;
-    char cmd[6 * PATH_MAX], out[PATH_MAX + 40], err[PATH_MAX + 40];
+    char cmd[8 * PATH_MAX], out[PATH_MAX + 40], err[PATH_MAX + 40];
     snprintf(out, sizeof out, "%s/out", scratch);
     snprintf(err, sizeof err, "%s/err", scratch);
-    snprintf(cmd, sizeof cmd, "%s '%s' %s >'%s' 2>'%s'", prefix, bench, args, out, err);
+    /* TMPDIR: the bench's own directory, kept when it fails, goes with ours. */
+    snprintf(cmd, sizeof cmd, "export TMPDIR='%s'; %s '%s' %s >'%s' 2>'%s'", scratch, prefix, bench,
+             args, out, err);
     int st = system(cmd);
     ck_assert_int_ne(st, -1);
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
@@ -182,6 +184,7 @@ START_TEST(unknown_series_exits_2_naming_the_ones_there)
     ck_assert_int_eq(r->status, 2);
     ck_assert_msg(strstr(r->err, "no series 'nope' (it has: latency_us, elapsed_us;"), "%s",
                   r->err);
+    ck_assert_msg(strstr(r->err, "its files are kept in "), "%s", r->err);
 }
 END_TEST
 
