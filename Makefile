@@ -9,7 +9,8 @@
 #                   results/ byte for byte (part of make test)
 #   make bench      run every build/bench/* into results/bench/<name>.csv
 #   make osu-ref    mpi_lite/osu/ and mpi_lite/examples/ built with Debian's
-#                   MPICH and Open MPI
+#                   MPICH and Open MPI (osu_latency and osu_bw also with
+#                   SimGrid's smpicc, for bench/smpi)
 #                   (make test-osu-ref checks their output; part of make test)
 #   make footprint  code and data bytes of mcapi_ref's layers built with -Os
 #   make deps       install the Debian packages (idempotent)
@@ -154,7 +155,9 @@ FORCE:
 BENCH_XM := $(BUILD)/bench/xmcapi
 # bench/mpi.c runs MPI programs as processes (its rule: the OSU block below).
 BENCH_MPI := $(BUILD)/bench/mpi
-BENCH_C := $(filter-out $(BENCH_XM) $(BENCH_MPI),$(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c)))
+# bench/smpi.c runs ipcsim and SimGrid's smpirun as processes (its rule: the SMPI block below).
+BENCH_SMPI := $(BUILD)/bench/smpi
+BENCH_C := $(filter-out $(BENCH_XM) $(BENCH_MPI) $(BENCH_SMPI),$(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c)))
 BENCH_CXX := $(patsubst bench/%.cpp,$(BUILD)/bench/%,$(wildcard bench/*.cpp))
 $(BENCH_C): $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(MCAPI_LIB) $(CORO_LIB) $(LIB)
 	@mkdir -p $(@D)
@@ -446,6 +449,25 @@ $(MPI_HPL_LITE): apps/hpl/hpl.c include/ipcsim/plat.h $(MPI_LIB) $(LIB)
 	$(call MPI_LITE_CC,-Iinclude)
 $(BUILD)/tests/mpi_procs: $(MPI_HPL_LITE)
 all: $(MPI_HPL_LITE)
+
+# ---- the same programs on SimGrid SMPI ----------------------------------------
+
+# make osu-ref also builds mpi_lite/osu/'s osu_latency and osu_bw unchanged
+# with SimGrid's smpicc (Debian's libsimgrid-dev) into $(BUILD)/osu-ref/smpi/.
+# bench/smpi (bench/smpi.c; libyaml reads a scenario's OSU arguments) runs
+# them with smpirun against ipcsim's scenarios (docs/smpi.md).
+OSU_SMPI := $(addprefix $(BUILD)/osu-ref/smpi/,osu_latency osu_bw)
+osu-ref: $(OSU_SMPI)
+$(OSU_SMPI): $(BUILD)/osu-ref/smpi/%: mpi_lite/osu/%.c $(OSU_DEPS)
+	@mkdir -p $(@D)
+	smpicc -std=c11 $(WARN) -O2 -o $@ $< mpi_lite/osu/osu_util.c
+$(BENCH_SMPI): $(BUILD)/obj/bench/smpi.o | $(IPCSIM)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< -lyaml
+# tests/smpi runs the bench on the ideal platform's scenarios, so it needs the
+# smpicc programs: built with the test where smpicc is installed (make deps);
+# without it `make all` still builds, and the test fails naming the package.
+$(BUILD)/tests/smpi: $(BENCH_SMPI) $(if $(shell command -v smpicc 2>/dev/null),$(OSU_SMPI))
 
 # ---- install -----------------------------------------------------------------
 

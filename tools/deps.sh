@@ -22,6 +22,7 @@ pkgs=(
     mpich libmpich-dev           # make osu-ref: mpi_lite/osu/ with Debian's MPICH (mpi.h is
                                  # only Recommended by mpich)
     libopenmpi-dev openmpi-bin   # and with Open MPI (mpicc.openmpi, mpirun.openmpi)
+    libsimgrid-dev               # bench/smpi: SimGrid SMPI's smpicc and smpirun
 )
 
 missing() {
