@@ -113,9 +113,9 @@ static int check(const struct conf *c, char *err, size_t errlen)
 
 static std::vector<plat_core_desc> describe(const struct conf *c)
 {
-    return std::vector<plat_core_desc>((size_t)conf_num(c, "boards", 1),
-                                       core_desc(core_params(c, "core"),
-                                                 conf_str(c, "core.type", "e600")));
+    return std::vector<plat_core_desc>(
+        (size_t)conf_num(c, "boards", 1),
+        core_desc(core_params(c, "core"), conf_str(c, "core.type", "e600")));
 }
 
 static uint64_t ns(const struct conf *c, const char *path)
@@ -128,13 +128,11 @@ static SrioFormat format(const struct conf *c)
     static const struct {
         SrioType t;
         const char *key;
-    } hdr[] = {{SRIO_NWRITE, "srio.header_bytes.nwrite"},
-               {SRIO_SWRITE, "srio.header_bytes.swrite"},
-               {SRIO_NREAD, "srio.header_bytes.nread"},
-               {SRIO_ATOMIC, "srio.header_bytes.atomic"},
-               {SRIO_MESSAGE, "srio.header_bytes.message"},
-               {SRIO_DOORBELL, "srio.header_bytes.doorbell"},
-               {SRIO_RESPONSE, "srio.header_bytes.response"}};
+    } hdr[] = {
+        {SRIO_NWRITE, "srio.header_bytes.nwrite"},    {SRIO_SWRITE, "srio.header_bytes.swrite"},
+        {SRIO_NREAD, "srio.header_bytes.nread"},      {SRIO_ATOMIC, "srio.header_bytes.atomic"},
+        {SRIO_MESSAGE, "srio.header_bytes.message"},  {SRIO_DOORBELL, "srio.header_bytes.doorbell"},
+        {SRIO_RESPONSE, "srio.header_bytes.response"}};
     SrioFormat f;
     for (const auto &h : hdr) f.header[h.t] = (uint64_t)conf_num(c, h.key, 0);
     f.crc = (uint64_t)conf_num(c, "srio.crc_bytes", 2);
@@ -189,16 +187,15 @@ static void build(Build &b, const struct conf *c)
     where->set_regions(regions);
     where->regions.bind(regions->tsock); // its accesses go through the boards' buses
 
-    SrioSwitch *sw =
-        b.own(new SrioSwitch("switch", boards, link_ps_per_byte,
-                             strcmp(conf_str(c, "switch.mode", ""), "cut_through") == 0,
-                             ns(c, "switch.latency_ns")));
+    SrioSwitch *sw = b.own(new SrioSwitch(
+        "switch", boards, link_ps_per_byte,
+        strcmp(conf_str(c, "switch.mode", ""), "cut_through") == 0, ns(c, "switch.latency_ns")));
     const uint64_t bytes = (uint64_t)conf_num(c, "memory.bytes", 0);
     for (int i = 0; i < boards; i++) {
         const std::string n = std::to_string(i);
         Core *core = b.own(new Core(("core" + n).c_str(), kern, i, cp));
-        Memory *ddr = b.own(new Memory(("ddr" + n).c_str(), kern, bytes,
-                                       conf_num(c, "memory.latency_ns", 0)));
+        Memory *ddr = b.own(
+            new Memory(("ddr" + n).c_str(), kern, bytes, conf_num(c, "memory.latency_ns", 0)));
         Memory *priv = b.own(new Memory(("private" + n).c_str(), kern, 0, 0));
         kern.set_core_memory(i, ddr);
         where->set_ddr(i, ddr);

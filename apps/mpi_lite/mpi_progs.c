@@ -327,8 +327,9 @@ static const char *const bw_series[] = {"bandwidth_MBps", "elapsed_us", NULL};
 static const char *const coll_series[] = {"avg_latency_us", "min_latency_us", "max_latency_us",
                                           "elapsed_us", NULL};
 static const char *const plain_series[] = {"elapsed_us", NULL};
-static const char *const hpl_series[] = {"gflops",  "time_s",         "residual",      "scaling_gflops",
-                                         "speedup", "efficiency_pct", "elapsed_us", NULL};
+static const char *const hpl_series[] = {"gflops",         "time_s",  "residual",
+                                         "scaling_gflops", "speedup", "efficiency_pct",
+                                         "elapsed_us",     NULL};
 
 /* One app per program: its renamed main and the run that calls it. */
 #define MPI_PROG(prog, series_, what)                                                              \

@@ -72,9 +72,9 @@ class SrioBoards : public sc_core::sc_module, public Fabric
 };
 
 struct SrioBusParams {
-    uint64_t latency_ps = 0;     // the bus, initiator to memory controller
-    double ddr_ps_per_byte = 0;  // the DDR channel
-    uint64_t local_ps = 0;       // a private (cached) access
+    uint64_t latency_ps = 0;    // the bus, initiator to memory controller
+    double ddr_ps_per_byte = 0; // the DDR channel
+    uint64_t local_ps = 0;      // a private (cached) access
     double local_ps_per_byte = 0;
 };
 

@@ -11,8 +11,8 @@ using namespace sc_core;
 namespace ipcsim
 {
 
-SrioEndpoint::SrioEndpoint(sc_module_name name, Kernel &kernel, const SrioBoards &boards,
-                           int board, const SrioEndpointParams &p)
+SrioEndpoint::SrioEndpoint(sc_module_name name, Kernel &kernel, const SrioBoards &boards, int board,
+                           const SrioEndpointParams &p)
     : sc_module(name), tsock("tsock"), out("out"), in("in"), mem("mem"), kernel_(kernel),
       boards_(boards), board_(board), p_(p), workers_((size_t)std::max(1, p.outstanding))
 {
@@ -33,10 +33,14 @@ static uint64_t payload_of(const SrioPkt &p)
 {
     switch (p.type) {
     case SRIO_NREAD:
-    case SRIO_DOORBELL: return 0; // a doorbell's 16-bit info is in its header
-    case SRIO_ATOMIC: return p.op == OP_CAS ? 16 : 8;
-    case SRIO_RESPONSE: return p.len;
-    default: return p.data.size();
+    case SRIO_DOORBELL:
+        return 0; // a doorbell's 16-bit info is in its header
+    case SRIO_ATOMIC:
+        return p.op == OP_CAS ? 16 : 8;
+    case SRIO_RESPONSE:
+        return p.len;
+    default:
+        return p.data.size();
     }
 }
 

@@ -50,13 +50,13 @@ class Kernel;
 
 struct SrioEndpointParams {
     SrioFormat format;
-    double ps_per_byte = 0;  // the link, each direction
-    uint64_t tx_ps = 0;      // an access to its first packet on the lane
-    uint64_t rx_ps = 0;      // a packet's last byte to its access on memory
+    double ps_per_byte = 0; // the link, each direction
+    uint64_t tx_ps = 0;     // an access to its first packet on the lane
+    uint64_t rx_ps = 0;     // a packet's last byte to its access on memory
     uint64_t msg_bytes = 4096;
-    uint64_t msg_ps = 0;     // the message unit's work per message (descriptor)
-    bool swrite = false;     // bulk writes as SWRITE instead of NWRITE
-    int outstanding = 4;     // inbound accesses on memory at once
+    uint64_t msg_ps = 0; // the message unit's work per message (descriptor)
+    bool swrite = false; // bulk writes as SWRITE instead of NWRITE
+    int outstanding = 4; // inbound accesses on memory at once
 };
 
 // A requester waiting for `pending` responses.
@@ -74,8 +74,8 @@ class SrioEndpoint : public sc_core::sc_module
     tlm_utils::simple_target_socket<SrioEndpoint> in;     // from the switch
     tlm_utils::simple_initiator_socket<SrioEndpoint> mem; // inbound accesses, to the bus
 
-    SrioEndpoint(sc_core::sc_module_name name, Kernel &kernel, const SrioBoards &boards,
-                 int board, const SrioEndpointParams &p);
+    SrioEndpoint(sc_core::sc_module_name name, Kernel &kernel, const SrioBoards &boards, int board,
+                 const SrioEndpointParams &p);
 
     const SrioLane &tx() const { return tx_; }
 

@@ -61,16 +61,16 @@ struct SrioReply; // a requester waiting for responses (endpoint.h)
 // last byte (tail) are at the current hop's output.
 struct SrioPkt : tlm::tlm_extension<SrioPkt> {
     SrioType type = SRIO_NWRITE;
-    int src = 0, dst = 0;   // boards
-    uint64_t wire = 0;      // bytes on the wire
+    int src = 0, dst = 0; // boards
+    uint64_t wire = 0;    // bytes on the wire
     uint64_t head = 0, tail = 0;
-    void *addr = nullptr;   // the target's side (host pointer)
-    int core = -1;          // the core the access works for (decodes the target)
-    int op = OP_NONE;       // plain data or OpExt's atomic
-    uint64_t a = 0, b = 0;  // atomic operands
-    uint64_t r = 0;         // a response's atomic result
+    void *addr = nullptr;            // the target's side (host pointer)
+    int core = -1;                   // the core the access works for (decodes the target)
+    int op = OP_NONE;                // plain data or OpExt's atomic
+    uint64_t a = 0, b = 0;           // atomic operands
+    uint64_t r = 0;                  // a response's atomic result
     std::vector<unsigned char> data; // the payload (a write's, a read response's)
-    uint64_t len = 0;       // bytes requested (a read) or carried
+    uint64_t len = 0;                // bytes requested (a read) or carried
     unsigned char *into = nullptr;   // a read response: where the requester wants the data
     SrioReply *reply = nullptr;      // the requester waiting for the response (NULL: none)
     bool respond = false;            // the target answers with a RESPONSE

@@ -312,9 +312,9 @@ START_TEST(doorbell_one_way)
     struct file f = file_of(NULL);
     double clk = num(&f, "core.clock_mhz") / 1e3; /* cycles per ns */
     double w = wire(&f, "doorbell", 0);
-    double want = num(&f, "core.costs.doorbell") / clk + num(&f, "srio.tx_ns") + ser(&f, w) + num(&f, "switch.latency_ns") + ser(&f, w) +
-                  2 * num(&f, "srio.rx_ns") + num(&f, "board.bus_latency_ns") +
-                  num(&f, "core.costs.irq") / clk;
+    double want = num(&f, "core.costs.doorbell") / clk + num(&f, "srio.tx_ns") + ser(&f, w) +
+                  num(&f, "switch.latency_ns") + ser(&f, w) + 2 * num(&f, "srio.rx_ns") +
+                  num(&f, "board.bus_latency_ns") + num(&f, "core.costs.irq") / clk;
     file_done(&f);
     near1(measure(WHAT_BELL, 8, NULL).bell_ns, want, "doorbell one way, ns");
 }
@@ -327,8 +327,8 @@ START_TEST(store_and_forward_delay)
     /* The slowest link (1x at 1.25 Gbaud) makes the delay large against
      * plat_now_ns's 1-ns steps; each time is rounded once, so 2 ns apart. */
     const char *saf[] = {"srio.lanes", "1", "srio.lane_gbaud", "1.25", NULL};
-    const char *cut[] = {"srio.lanes", "1", "srio.lane_gbaud", "1.25", "switch.mode", "cut_through",
-                         NULL};
+    const char *cut[] = {"srio.lanes",  "1", "srio.lane_gbaud", "1.25", "switch.mode",
+                         "cut_through", NULL};
     struct file f = file_of(saf);
     double d8 = ser(&f, wire(&f, "nwrite", 8)) - ser(&f, SRIO_HEAD);
     double d256 = ser(&f, wire(&f, "nwrite", 256)) - ser(&f, SRIO_HEAD);
