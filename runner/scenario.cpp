@@ -39,6 +39,15 @@ const struct conf_rule top_rules[] = {
     {"reference", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"plots", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"expect", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"variants", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {nullptr, CONF_T_ANY, false, 0, 0},
+};
+
+const struct conf_rule variant_rules[] = {
+    {"variants.*.name", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"variants.*.set", CONF_T_MAP, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"variants.*.set.*", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"variants.*.description", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {nullptr, CONF_T_ANY, false, 0, 0},
 };
 
@@ -226,17 +235,66 @@ bool same_x(const std::string &a, const std::string &b)
     return !a.empty() && !b.empty() && !*ea && !*eb && x == y;
 }
 
-// A plot's series must be one the app may report (struct app.series) or
-// one the scenario gives reference points for (a paper's own column).
+// The variant whose series `name` is (<app series>_<variant>), or NULL.
+const variant *variant_of(const scenario &s, const std::string &name)
+{
+    for (const variant &v : s.variants) {
+        size_t n = name.size(), k = v.name.size() + 1;
+        if (n <= k || name.compare(n - k, k, "_" + v.name) != 0) continue;
+        std::string base = name.substr(0, n - k);
+        for (const char *const *a = s.app->series; a && *a; a++)
+            if (base == *a) return &v;
+    }
+    return nullptr;
+}
+
+bool app_reports(const scenario &s, const std::string &name)
+{
+    for (const char *const *a = s.app->series; a && *a; a++)
+        if (name == *a) return true;
+    return false;
+}
+
+std::string variant_names(const scenario &s)
+{
+    std::vector<std::string> names;
+    for (const variant &v : s.variants) names.push_back(v.name);
+    return names.empty() ? "the scenario declares none" : "variants: " + join(names, ", ");
+}
+
+// <app series>_<suffix> where no variant is <suffix>: a typo of a variant's
+// name (latency_us_gbx), or a variant not declared, rather than a series of
+// its own; a FILE:LINE error.
+void check_suffix(const scenario &s, const std::string &name, int line, const std::string &what)
+{
+    if (!s.app->series || app_reports(s, name) || variant_of(s, name)) return;
+    for (const char *const *a = s.app->series; *a; a++) {
+        std::string base = std::string(*a) + "_";
+        if (name.size() > base.size() && name.compare(0, base.size(), base) == 0)
+            fail_at(s.file, line,
+                    strf("%s names series '%s': %s of a variant '%s', but no variant has that "
+                         "name (%s); a series of its own needs a name that does not start with "
+                         "'%s'",
+                         what.c_str(), name.c_str(), *a, name.substr(base.size()).c_str(),
+                         variant_names(s).c_str(), base.c_str()));
+    }
+}
+
+// A plot's series must be one the app may report (struct app.series), one
+// of a variant's run (<series>_<variant>) or one the scenario gives
+// reference points for (a paper's own column).
 void check_series(const scenario &s, const std::string &name, int line, const std::string &what)
 {
     const char *const *list = s.app->series;
-    if (!list || s.ref_of(name)) return;
+    if (!list || s.ref_of(name) || variant_of(s, name)) return;
+    check_suffix(s, name, line, what);
     std::vector<std::string> names;
     for (const char *const *n = list; *n; n++) {
         if (name == *n) return;
         names.push_back(*n);
     }
+    for (const variant &v : s.variants)
+        for (const char *const *n = list; *n; n++) names.push_back(std::string(*n) + "_" + v.name);
     for (const ref_series &r : s.refs)
         if (std::find(names.begin(), names.end(), r.series) == names.end())
             names.push_back(r.series);
@@ -253,6 +311,7 @@ void read_references(scenario &s)
         r.line = conf_line(e);
         r.series = conf_text(conf_get(e, "series"));
         r.source = conf_text(conf_get(e, "source"));
+        check_suffix(s, r.series, conf_line(conf_get(e, "series")), "reference");
         if (const struct conf_node *t = conf_get(e, "tolerance_pct")) {
             r.has_tolerance = true;
             conf_number(t, &r.tolerance_pct);
@@ -379,7 +438,10 @@ const ref_series *scenario::ref_of(const std::string &series) const
     return nullptr;
 }
 
-scenario scenario_load(const std::string &path, const std::vector<std::string> &sets)
+// The base run (variant < 0) or variant `variant`'s: the file, its platform
+// with the overrides -- the scenario's set:, the variant's, then --set --,
+// the app, its mapping and arguments. Not the sections that read series.
+static scenario load_run(const std::string &path, int variant, const std::vector<std::string> &sets)
 {
     scenario s;
     s.file = path;
@@ -401,13 +463,20 @@ scenario scenario_load(const std::string &path, const std::vector<std::string> &
         const struct conf_node *node; // NULL: from the command line
     };
     std::vector<override> plat_sets, arg_sets;
-    const struct conf_node *set = conf_get(root, "set");
-    for (size_t i = 0; i < conf_len(set); i++) {
-        const struct conf_node *v = conf_at(set, i);
-        override o{conf_key(set, i), conf_text(v), at(path, conf_line(v)), v};
-        bool is_arg = o.key.rfind("args.", 0) == 0;
-        if (!is_arg) o.where += ": set " + o.key;
-        (is_arg ? arg_sets : plat_sets).push_back(o);
+    auto file_sets = [&](const struct conf_node *set, const std::string &who) {
+        for (size_t i = 0; i < conf_len(set); i++) {
+            const struct conf_node *v = conf_at(set, i);
+            override o{conf_key(set, i), conf_text(v), at(path, conf_line(v)), v};
+            bool is_arg = o.key.rfind("args.", 0) == 0;
+            if (!is_arg) o.where += ": " + who + "set " + o.key;
+            (is_arg ? arg_sets : plat_sets).push_back(o);
+        }
+    };
+    file_sets(conf_get(root, "set"), "");
+    if (variant >= 0) {
+        std::string v = strf("variants.%d", variant);
+        file_sets(conf_get(root, (v + ".set").c_str()),
+                  std::string("variant ") + text_of(s, (v + ".name").c_str(), "") + ": ");
     }
     for (const std::string &kv : sets) {
         size_t eq = kv.find('=');
@@ -450,7 +519,62 @@ scenario scenario_load(const std::string &path, const std::vector<std::string> &
         s.overrides.push_back(o.key + "=" + o.value);
     }
     args_finish(s.args, at(path, line_of(s, "workload")));
+    return s;
+}
 
+// `variants:`: each entry's name and set: checked, then its run loaded as
+// the base's was, so that a bad override fails before anything runs.
+static void read_variants(scenario &s, const std::vector<std::string> &sets)
+{
+    const char *const name_chars = "abcdefghijklmnopqrstuvwxyz0123456789_";
+    std::vector<const struct conf_node *> entries = map_list(s, "variants", variant_rules);
+    for (size_t i = 0; i < entries.size(); i++) {
+        const struct conf_node *e = entries[i], *n = conf_get(e, "name"), *set = conf_get(e, "set");
+        variant v;
+        v.line = conf_line(e);
+        v.name = conf_text(n);
+        v.description = text_of(s, strf("variants.%zu.description", i).c_str(), "");
+        if (v.name.empty() || v.name.find_first_not_of(name_chars) != std::string::npos)
+            fail_at(s.file, conf_line(n),
+                    "variant name '" + v.name +
+                        "' must be lowercase letters, digits or '_' (it ends its series' names: "
+                        "<series>_" +
+                        v.name + ")");
+        for (const variant &o : s.variants)
+            if (o.name == v.name)
+                fail_at(
+                    s.file, conf_line(n),
+                    strf("a variant named '%s' exists already (line %d)", v.name.c_str(), o.line));
+        // latency_us_gbe must be one series: the base's or this variant's.
+        for (const char *const *a = s.app->series; a && *a; a++)
+            for (const char *const *b = s.app->series; *b; b++)
+                if (std::string(*a) + "_" + v.name == *b)
+                    fail_at(s.file, conf_line(n),
+                            strf("variant '%s': its series %s_%s would be app %s's series %s; "
+                                 "choose another name",
+                                 v.name.c_str(), *a, v.name.c_str(), s.app->name, *b));
+        if (conf_len(set) == 0)
+            fail_at(s.file, conf_line(set),
+                    "variant '" + v.name + "' sets nothing: it would repeat the base run");
+        for (size_t k = 0; k < conf_len(set); k++)
+            v.set.push_back(std::string(conf_key(set, k)) + "=" + conf_text(conf_at(set, k)));
+        try {
+            v.run = std::make_shared<const scenario>(load_run(s.file, (int)i, sets));
+        } catch (const cli_error &err) {
+            // A rule its overrides break elsewhere (the mapping, for fewer
+            // cores) names the variant, not only the rule's line.
+            std::string m = err.what();
+            if (m.find("variant " + v.name + ": ") != std::string::npos) throw;
+            fail(m + " (in variant '" + v.name + "', " + at(s.file, v.line) + ")");
+        }
+        s.variants.push_back(v);
+    }
+}
+
+scenario scenario_load(const std::string &path, const std::vector<std::string> &sets)
+{
+    scenario s = load_run(path, -1, sets);
+    read_variants(s, sets);
     read_references(s);
     read_plots(s);
     read_expects(s);
