@@ -438,10 +438,36 @@ const ref_series *scenario::ref_of(const std::string &series) const
     return nullptr;
 }
 
-// The base run (variant < 0) or variant `variant`'s: the file, its platform
-// with the overrides -- the scenario's set:, the variant's, then --set --,
-// the app, its mapping and arguments. Not the sections that read series.
-static scenario load_run(const std::string &path, int variant, const std::vector<std::string> &sets)
+namespace
+{
+// One override of a run, from a file's set: (node: its value there) or
+// from the command line (node NULL; `where` starts its messages).
+struct set_entry {
+    std::string key, value, where;
+    const struct conf_node *node;
+};
+} // namespace
+
+// The overrides of a set: map of the scenario file at path; `who` names
+// the map in messages ("variant slow: ").
+static std::vector<set_entry> file_sets(const std::string &path, const struct conf_node *set,
+                                        const std::string &who)
+{
+    std::vector<set_entry> out;
+    for (size_t i = 0; i < conf_len(set); i++) {
+        const struct conf_node *v = conf_at(set, i);
+        set_entry o{conf_key(set, i), conf_text(v), at(path, conf_line(v)), v};
+        if (o.key.rfind("args.", 0) != 0) o.where += ": " + who + "set " + o.key;
+        out.push_back(o);
+    }
+    return out;
+}
+
+// One run of the scenario at path: the file, its platform with the
+// overrides -- the scenario's set:, then `extra` (a variant's), then --set
+// --, the app, its mapping and arguments. Not the sections that read series.
+static scenario load_run(const std::string &path, const std::vector<set_entry> &extra,
+                         const std::vector<std::string> &sets)
 {
     scenario s;
     s.file = path;
@@ -458,35 +484,20 @@ static scenario load_run(const std::string &path, int variant, const std::vector
     s.description = text_of(s, "description", "");
 
     // Split the overrides: "args.X" go to the workload, the rest to the platform.
-    struct override {
-        std::string key, value, where;
-        const struct conf_node *node; // NULL: from the command line
-    };
-    std::vector<override> plat_sets, arg_sets;
-    auto file_sets = [&](const struct conf_node *set, const std::string &who) {
-        for (size_t i = 0; i < conf_len(set); i++) {
-            const struct conf_node *v = conf_at(set, i);
-            override o{conf_key(set, i), conf_text(v), at(path, conf_line(v)), v};
-            bool is_arg = o.key.rfind("args.", 0) == 0;
-            if (!is_arg) o.where += ": " + who + "set " + o.key;
-            (is_arg ? arg_sets : plat_sets).push_back(o);
-        }
-    };
-    file_sets(conf_get(root, "set"), "");
-    if (variant >= 0) {
-        std::string v = strf("variants.%d", variant);
-        file_sets(conf_get(root, (v + ".set").c_str()),
-                  std::string("variant ") + text_of(s, (v + ".name").c_str(), "") + ": ");
-    }
+    std::vector<set_entry> plat_sets, arg_sets,
+        in_file = file_sets(path, conf_get(root, "set"), "");
+    in_file.insert(in_file.end(), extra.begin(), extra.end());
+    for (const set_entry &o : in_file)
+        (o.key.rfind("args.", 0) == 0 ? arg_sets : plat_sets).push_back(o);
     for (const std::string &kv : sets) {
         size_t eq = kv.find('=');
         if (eq == std::string::npos || eq == 0) fail("--set " + kv + ": expected KEY=VALUE");
-        override o{kv.substr(0, eq), kv.substr(eq + 1), "--set " + kv, nullptr};
+        set_entry o{kv.substr(0, eq), kv.substr(eq + 1), "--set " + kv, nullptr};
         (o.key.rfind("args.", 0) == 0 ? arg_sets : plat_sets).push_back(o);
     }
 
     load_platform(s);
-    for (const override &o : plat_sets)
+    for (const set_entry &o : plat_sets)
         set_platform(s, o.key, o.value, o.where, o.node ? at(path, conf_line(o.node)) : "");
     if (plat_check(s.platform.get(), err, sizeof err) != 0) fail(err);
     s.cores = plat_core_count(s.platform.get()); // as the platform's kind counts them
@@ -505,7 +516,7 @@ static scenario load_run(const std::string &path, int variant, const std::vector
     const struct conf_node *args = conf_get(root, "workload.args");
     for (size_t i = 0; i < conf_len(args); i++)
         args_set_node(s.args, conf_key(args, i), conf_at(args, i), path);
-    for (const override &o : arg_sets) {
+    for (const set_entry &o : arg_sets) {
         std::string name = o.key.substr(5);
         if (o.node) {
             args_set_node(s.args, name.c_str(), o.node, path);
@@ -559,7 +570,8 @@ static void read_variants(scenario &s, const std::vector<std::string> &sets)
         for (size_t k = 0; k < conf_len(set); k++)
             v.set.push_back(std::string(conf_key(set, k)) + "=" + conf_text(conf_at(set, k)));
         try {
-            v.run = std::make_shared<const scenario>(load_run(s.file, (int)i, sets));
+            v.run = std::make_shared<const scenario>(
+                load_run(s.file, file_sets(s.file, set, "variant " + v.name + ": "), sets));
         } catch (const cli_error &err) {
             // A rule its overrides break elsewhere (the mapping, for fewer
             // cores) names the variant, not only the rule's line.
@@ -573,7 +585,7 @@ static void read_variants(scenario &s, const std::vector<std::string> &sets)
 
 scenario scenario_load(const std::string &path, const std::vector<std::string> &sets)
 {
-    scenario s = load_run(path, -1, sets);
+    scenario s = load_run(path, {}, sets);
     read_variants(s, sets);
     read_references(s);
     read_plots(s);
