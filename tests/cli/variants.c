@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define VARIANTS "tests/cli/data/variants.yaml"
@@ -180,6 +181,24 @@ START_TEST(native_runs_variants)
 }
 END_TEST
 
+/* --trace traces the base run: its VCD ends where the base's simulation
+ * does (19.4 us), not the slower variant's (29.6 us). */
+START_TEST(trace_is_of_the_base)
+{
+    const char *t = cli_tmp();
+    struct cli_out r = cli_run("run " VARIANTS " --trace '%s/tr' --out '%s'", t, t);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    char *vcd = cli_read("%s/tr/variants.vcd", t);
+    ck_assert_ptr_nonnull(vcd);
+    ck_assert_msg(strstr(vcd, "$timescale 1 ps $end"), "%.300s", vcd);
+    const char *last = strrchr(vcd, '#');
+    ck_assert_ptr_nonnull(last);
+    double end_ps = strtod(last + 1, NULL);
+    ck_assert_msg(end_ps > 15e6 && end_ps < 25e6, "the trace ends at %g ps", end_ps);
+    cli_done();
+}
+END_TEST
+
 /* The report names the variant and has a table of its series. */
 START_TEST(report_lists_variants)
 {
@@ -295,6 +314,7 @@ void cli_register_variants(void)
     tcase_add_test(harness_tcase(s, "variants_args"), variant_sets_app_arguments);
     tcase_add_test(harness_tcase(s, "variants_fail"), variant_failure_writes_nothing);
     tcase_add_test(harness_tcase(s, "variants_native"), native_runs_variants);
+    tcase_add_test(harness_tcase(s, "variants_trace"), trace_is_of_the_base);
     tcase_add_test(harness_tcase(s, "variants_report"), report_lists_variants);
     tcase_add_test(harness_tcase(s, "variants_progress"), progress_names_the_variant);
     tcase_add_test(harness_tcase(s, "variants_bad"), bad_variants_refused);
