@@ -160,6 +160,15 @@ std::string meta_text(const scenario &s, const run_meta &m)
     t += "host: " + q(host_name()) + "\n";
     t += "date: " + q(utc_now()) + "\n";
     t += strf("host_seconds: %.3f\n", m.host_seconds);
+    for (size_t i = 0; i < s.variants.size(); i++) {
+        const variant &v = s.variants[i];
+        if (i == 0) t += "variants:\n";
+        t += "  - name: " + q(v.name) + "\n";
+        t += "    set: " + q_list(v.set) + "\n";
+        t += "    series: " + q("<series>_" + v.name) + "\n";
+        if (i < m.variant_seconds.size())
+            t += strf("    host_seconds: %.3f\n", m.variant_seconds[i]);
+    }
     if (!m.check.empty()) t += "check: " + q(m.check) + "\n";
     return t;
 }

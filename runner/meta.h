@@ -36,13 +36,15 @@ struct run_meta {
     std::vector<std::string> sets;    // --set, in command-line order
     enum plat_backend backend = PLAT_SIM;
     uint64_t seed = 0;
-    double host_seconds = 0; // wall-clock time of the run itself (plat_run)
-    std::string check;       // the --check summary line ("" when nothing is judged)
+    double host_seconds = 0;             // wall-clock time of the run itself (plat_run)
+    std::vector<double> variant_seconds; // the same of each variant's run, in file order
+    std::string check;                   // the --check summary line ("" when nothing is judged)
 };
 
 // The YAML text of DIR/<name>.meta.yaml: the version, the scenario and
 // platform files with their SHA-256, the scenario's set: and the --set
-// overrides, backend, seed, host, date (UTC) and host seconds.
+// overrides, backend, seed, host, date (UTC) and host seconds; for a
+// scenario with variants:, each variant's name, set: and host seconds.
 std::string meta_text(const scenario &s, const run_meta &m);
 
 #endif

@@ -8,7 +8,8 @@
 #include <string>
 #include <unistd.h>
 
-progress::progress(bool on) : start_(std::chrono::steady_clock::now())
+progress::progress(bool on, const std::string &label)
+    : label_(label), start_(std::chrono::steady_clock::now())
 {
     if (!on || !isatty(STDERR_FILENO)) return;
     if (const char *e = getenv("IPCSIM_PROGRESS_AFTER")) {
@@ -39,7 +40,7 @@ static std::string sim_time(uint64_t ps)
 
 void progress::show(double host_s)
 {
-    std::string line = "ipcsim: ";
+    std::string line = "ipcsim: " + (label_.empty() ? "" : label_ + ": ");
     if (simulated_.load(std::memory_order_relaxed))
         line += sim_time(sim_ps_.load(std::memory_order_relaxed)) + " simulated, ";
     long n = points_.load(std::memory_order_relaxed);

@@ -2,6 +2,7 @@
 //
 // After a few seconds of host time (IPCSIM_PROGRESS_AFTER seconds, default
 // 2), a line "ipcsim: 1.234 ms simulated, 12 points, 5 s" refreshed in place
+// ("ipcsim: run 2 of 3, variant gbe: ..." for a scenario with variants:)
 // (\r) four times a second, erased when the run ends. Only when stderr is a
 // terminal: a log or a pipe gets no \r lines.
 #ifndef IPCSIM_RUNNER_PROGRESS_H
@@ -12,13 +13,16 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <thread>
 
 class progress
 {
   public:
     // on: the user did not ask for --quiet; the line also needs a terminal.
-    explicit progress(bool on);
+    // label: which of several runs this is ("run 2 of 3, variant gbe"),
+    // shown after "ipcsim: "; empty for a scenario of one run.
+    explicit progress(bool on, const std::string &label = "");
     ~progress() { stop(); }
     progress(const progress &) = delete;
     progress &operator=(const progress &) = delete;
@@ -40,6 +44,7 @@ class progress
     std::atomic<long> points_{0};
     std::atomic<uint64_t> sim_ps_{0};
     std::atomic<bool> simulated_{false}; // ticks came: a sim run
+    std::string label_;
     double after_s_ = 2;
     std::chrono::steady_clock::time_point start_;
     std::thread thread_;

@@ -141,6 +141,10 @@ std::string section(const entry &e, const std::string &dir)
         args.push_back(std::string(v.decl->name) + "=" + v.text);
     t += "- Workload: app `" + std::string(s.app->name) + "`, " + md(join(map, ", ")) + "; " +
          md(join(args, ", ")) + "\n";
+    for (const variant &v : s.variants)
+        t += "- Variant `" + md(v.name) + "` (series `<series>_" + md(v.name) +
+             "`): " + md(join(v.set, ", ")) +
+             (v.description.empty() ? "" : "; " + md(v.description)) + "\n";
     t += "- Scenario: `" + md(display_path(s.file)) + "`; results: [" + e.csv + "](" + e.csv +
          ")\n\n";
     for (const std::string &series : row_series(e.rows)) t += series_table(e, series);

@@ -1,7 +1,9 @@
-// run.cpp -- `ipcsim run`: one scenario, one run, a table, a CSV, plots.
+// run.cpp -- `ipcsim run`: one scenario, its runs (the base and each variant),
+// a table, a CSV, plots.
 #include "appctx.h"
 #include "check.h"
 #include "cli.h"
+#include "isolate.h"
 #include "meta.h"
 #include "outfiles.h"
 #include "plot.h"
@@ -25,6 +27,8 @@ static const char usage[] =
     "SHA-256, overrides, backend, seed, host, date). A run with --set, --backend\n"
     "native or another seed writes DIR/<stem>+<tags>.csv instead (+native,\n"
     "+seed<N>, +<hash of the --set list>), so it never replaces the default one.\n"
+    "A scenario with variants: runs once more for each (its set: after the\n"
+    "scenario's, before --set), its series named <series>_<variant>, in the one CSV.\n"
     "\n"
     "  --set KEY=VALUE   override a scalar of the platform file (link.latency_ns=50)\n"
     "                    or, as args.NAME=VALUE, an app argument (args.reps=5,\n"
@@ -154,6 +158,54 @@ std::string check_summary(const check_result &c)
     return join(parts, "; ");
 }
 
+// Each variant's run in a process of its own (SystemC runs one simulation
+// per process: isolate.h), in file order, then the base's here, as a
+// scenario without variants runs; all before any output, which is all or
+// nothing. The points come out base first, then each variant's, renamed
+// <series>_<name>; host_seconds likewise. False when an app failed (said on
+// stderr).
+bool run_all(const scenario &s, const options &o, std::vector<point> &points,
+             std::vector<double> &host_seconds)
+{
+    size_t runs = 1 + s.variants.size();
+    auto failed = [&](const app_result &res, const std::string &who) {
+        for (const std::string &f : res.failures)
+            fprintf(stderr, "%s: %sapp %s failed on %s\n", s.file.c_str(), who.c_str(), s.app->name,
+                    f.c_str());
+        return !res.failures.empty();
+    };
+    std::vector<point> renamed;
+    std::vector<double> variant_seconds;
+    for (size_t i = 0; i < s.variants.size(); i++) {
+        const variant &v = s.variants[i];
+        run_opts ro = o.run;
+        ro.trace = nullptr; // --trace shows the base run
+        double host_s = 0;
+        app_result res = run_app_isolated(
+            *v.run, ro, !o.quiet, strf("run %zu of %zu, variant %s", i + 1, runs, v.name.c_str()),
+            s.file + ": variant " + v.name, &host_s);
+        if (failed(res, "variant " + v.name + ": ")) return false;
+        variant_seconds.push_back(host_s);
+        for (point &p : res.points) {
+            p.series += "_" + v.name;
+            renamed.push_back(p);
+        }
+    }
+    progress prog(!o.quiet, runs == 1 ? "" : strf("run %zu of %zu, base", runs, runs));
+    run_opts ro = o.run;
+    ro.prog = prog.active() ? &prog : nullptr;
+    auto t0 = std::chrono::steady_clock::now();
+    app_result res = run_app(s, ro);
+    std::chrono::duration<double> host_s = std::chrono::steady_clock::now() - t0;
+    prog.stop();
+    if (failed(res, "")) return false;
+    points = res.points;
+    points.insert(points.end(), renamed.begin(), renamed.end());
+    host_seconds.push_back(host_s.count());
+    host_seconds.insert(host_seconds.end(), variant_seconds.begin(), variant_seconds.end());
+    return true;
+}
+
 } // namespace
 
 int cmd_run(const std::vector<std::string> &args)
@@ -174,25 +226,21 @@ int cmd_run(const std::vector<std::string> &args)
         o.run.trace = trace->spec();
     }
 
-    progress prog(!o.quiet);
-    o.run.prog = prog.active() ? &prog : nullptr;
-    auto t0 = std::chrono::steady_clock::now();
-    app_result res = run_app(s, o.run);
-    std::chrono::duration<double> host_s = std::chrono::steady_clock::now() - t0;
-    prog.stop();
-    if (!res.failures.empty()) {
-        for (const std::string &f : res.failures)
-            fprintf(stderr, "%s: app %s failed on %s\n", s.file.c_str(), s.app->name, f.c_str());
-        return EXIT_ERROR;
-    }
+    std::vector<point> points;
+    std::vector<double> host_seconds; // per run: the base, then each variant
+    if (!run_all(s, o, points, host_seconds)) return EXIT_ERROR;
 
     const char *label = o.run.backend == PLAT_SIM ? "simulated" : "measured";
-    std::vector<row> rows = make_rows(res.points, s.refs);
+    std::vector<row> rows = make_rows(points, s.refs);
     check_result c = check_rows(s, rows);
-    printf("%s\n%s: platform %s, %s backend, seed %llu%s%s\n\n", s.title.c_str(), s.file.c_str(),
+    printf("%s\n%s: platform %s, %s backend, seed %llu%s%s\n", s.title.c_str(), s.file.c_str(),
            s.platform_name.c_str(), o.run.backend == PLAT_SIM ? "sim" : "native",
            (unsigned long long)o.run.seed, s.overrides.empty() ? "" : ", ",
            join(s.overrides, ", ").c_str());
+    for (const variant &v : s.variants)
+        printf("variant %s (series <series>_%s): %s%s%s\n", v.name.c_str(), v.name.c_str(),
+               join(v.set, ", ").c_str(), v.description.empty() ? "" : "; ", v.description.c_str());
+    printf("\n");
     if (rows.empty())
         printf("(the app reported no points)\n");
     else
@@ -206,7 +254,8 @@ int cmd_run(const std::vector<std::string> &args)
     m.sets = o.sets;
     m.backend = o.run.backend;
     m.seed = o.run.seed;
-    m.host_seconds = host_s.count();
+    m.host_seconds = host_seconds[0];
+    m.variant_seconds.assign(host_seconds.begin() + 1, host_seconds.end());
     m.check = check_summary(c);
     out_files files(o.out);
     files.write(m.csv_name, m.csv_text);

@@ -39,6 +39,15 @@ const struct conf_rule top_rules[] = {
     {"reference", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"plots", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"expect", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"variants", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {nullptr, CONF_T_ANY, false, 0, 0},
+};
+
+const struct conf_rule variant_rules[] = {
+    {"variants.*.name", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"variants.*.set", CONF_T_MAP, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"variants.*.set.*", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"variants.*.description", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {nullptr, CONF_T_ANY, false, 0, 0},
 };
 
@@ -226,17 +235,66 @@ bool same_x(const std::string &a, const std::string &b)
     return !a.empty() && !b.empty() && !*ea && !*eb && x == y;
 }
 
-// A plot's series must be one the app may report (struct app.series) or
-// one the scenario gives reference points for (a paper's own column).
+// The variant whose series `name` is (<app series>_<variant>), or NULL.
+const variant *variant_of(const scenario &s, const std::string &name)
+{
+    for (const variant &v : s.variants) {
+        size_t n = name.size(), k = v.name.size() + 1;
+        if (n <= k || name.compare(n - k, k, "_" + v.name) != 0) continue;
+        std::string base = name.substr(0, n - k);
+        for (const char *const *a = s.app->series; a && *a; a++)
+            if (base == *a) return &v;
+    }
+    return nullptr;
+}
+
+bool app_reports(const scenario &s, const std::string &name)
+{
+    for (const char *const *a = s.app->series; a && *a; a++)
+        if (name == *a) return true;
+    return false;
+}
+
+std::string variant_names(const scenario &s)
+{
+    std::vector<std::string> names;
+    for (const variant &v : s.variants) names.push_back(v.name);
+    return names.empty() ? "the scenario declares none" : "variants: " + join(names, ", ");
+}
+
+// <app series>_<suffix> where no variant is <suffix>: a typo of a variant's
+// name (latency_us_gbx), or a variant not declared, rather than a series of
+// its own; a FILE:LINE error.
+void check_suffix(const scenario &s, const std::string &name, int line, const std::string &what)
+{
+    if (!s.app->series || app_reports(s, name) || variant_of(s, name)) return;
+    for (const char *const *a = s.app->series; *a; a++) {
+        std::string base = std::string(*a) + "_";
+        if (name.size() > base.size() && name.compare(0, base.size(), base) == 0)
+            fail_at(s.file, line,
+                    strf("%s names series '%s': %s of a variant '%s', but no variant has that "
+                         "name (%s); a series of its own needs a name that does not start with "
+                         "'%s'",
+                         what.c_str(), name.c_str(), *a, name.substr(base.size()).c_str(),
+                         variant_names(s).c_str(), base.c_str()));
+    }
+}
+
+// A plot's series must be one the app may report (struct app.series), one
+// of a variant's run (<series>_<variant>) or one the scenario gives
+// reference points for (a paper's own column).
 void check_series(const scenario &s, const std::string &name, int line, const std::string &what)
 {
     const char *const *list = s.app->series;
-    if (!list || s.ref_of(name)) return;
+    if (!list || s.ref_of(name) || variant_of(s, name)) return;
+    check_suffix(s, name, line, what);
     std::vector<std::string> names;
     for (const char *const *n = list; *n; n++) {
         if (name == *n) return;
         names.push_back(*n);
     }
+    for (const variant &v : s.variants)
+        for (const char *const *n = list; *n; n++) names.push_back(std::string(*n) + "_" + v.name);
     for (const ref_series &r : s.refs)
         if (std::find(names.begin(), names.end(), r.series) == names.end())
             names.push_back(r.series);
@@ -253,6 +311,7 @@ void read_references(scenario &s)
         r.line = conf_line(e);
         r.series = conf_text(conf_get(e, "series"));
         r.source = conf_text(conf_get(e, "source"));
+        check_suffix(s, r.series, conf_line(conf_get(e, "series")), "reference");
         if (const struct conf_node *t = conf_get(e, "tolerance_pct")) {
             r.has_tolerance = true;
             conf_number(t, &r.tolerance_pct);
@@ -379,7 +438,36 @@ const ref_series *scenario::ref_of(const std::string &series) const
     return nullptr;
 }
 
-scenario scenario_load(const std::string &path, const std::vector<std::string> &sets)
+namespace
+{
+// One override of a run, from a file's set: (node: its value there) or
+// from the command line (node NULL; `where` starts its messages).
+struct set_entry {
+    std::string key, value, where;
+    const struct conf_node *node;
+};
+} // namespace
+
+// The overrides of a set: map of the scenario file at path; `who` names
+// the map in messages ("variant slow: ").
+static std::vector<set_entry> file_sets(const std::string &path, const struct conf_node *set,
+                                        const std::string &who)
+{
+    std::vector<set_entry> out;
+    for (size_t i = 0; i < conf_len(set); i++) {
+        const struct conf_node *v = conf_at(set, i);
+        set_entry o{conf_key(set, i), conf_text(v), at(path, conf_line(v)), v};
+        if (o.key.rfind("args.", 0) != 0) o.where += ": " + who + "set " + o.key;
+        out.push_back(o);
+    }
+    return out;
+}
+
+// One run of the scenario at path: the file, its platform with the
+// overrides -- the scenario's set:, then `extra` (a variant's), then --set
+// --, the app, its mapping and arguments. Not the sections that read series.
+static scenario load_run(const std::string &path, const std::vector<set_entry> &extra,
+                         const std::vector<std::string> &sets)
 {
     scenario s;
     s.file = path;
@@ -396,28 +484,20 @@ scenario scenario_load(const std::string &path, const std::vector<std::string> &
     s.description = text_of(s, "description", "");
 
     // Split the overrides: "args.X" go to the workload, the rest to the platform.
-    struct override {
-        std::string key, value, where;
-        const struct conf_node *node; // NULL: from the command line
-    };
-    std::vector<override> plat_sets, arg_sets;
-    const struct conf_node *set = conf_get(root, "set");
-    for (size_t i = 0; i < conf_len(set); i++) {
-        const struct conf_node *v = conf_at(set, i);
-        override o{conf_key(set, i), conf_text(v), at(path, conf_line(v)), v};
-        bool is_arg = o.key.rfind("args.", 0) == 0;
-        if (!is_arg) o.where += ": set " + o.key;
-        (is_arg ? arg_sets : plat_sets).push_back(o);
-    }
+    std::vector<set_entry> plat_sets, arg_sets,
+        in_file = file_sets(path, conf_get(root, "set"), "");
+    in_file.insert(in_file.end(), extra.begin(), extra.end());
+    for (const set_entry &o : in_file)
+        (o.key.rfind("args.", 0) == 0 ? arg_sets : plat_sets).push_back(o);
     for (const std::string &kv : sets) {
         size_t eq = kv.find('=');
         if (eq == std::string::npos || eq == 0) fail("--set " + kv + ": expected KEY=VALUE");
-        override o{kv.substr(0, eq), kv.substr(eq + 1), "--set " + kv, nullptr};
+        set_entry o{kv.substr(0, eq), kv.substr(eq + 1), "--set " + kv, nullptr};
         (o.key.rfind("args.", 0) == 0 ? arg_sets : plat_sets).push_back(o);
     }
 
     load_platform(s);
-    for (const override &o : plat_sets)
+    for (const set_entry &o : plat_sets)
         set_platform(s, o.key, o.value, o.where, o.node ? at(path, conf_line(o.node)) : "");
     if (plat_check(s.platform.get(), err, sizeof err) != 0) fail(err);
     s.cores = plat_core_count(s.platform.get()); // as the platform's kind counts them
@@ -436,7 +516,7 @@ scenario scenario_load(const std::string &path, const std::vector<std::string> &
     const struct conf_node *args = conf_get(root, "workload.args");
     for (size_t i = 0; i < conf_len(args); i++)
         args_set_node(s.args, conf_key(args, i), conf_at(args, i), path);
-    for (const override &o : arg_sets) {
+    for (const set_entry &o : arg_sets) {
         std::string name = o.key.substr(5);
         if (o.node) {
             args_set_node(s.args, name.c_str(), o.node, path);
@@ -450,7 +530,63 @@ scenario scenario_load(const std::string &path, const std::vector<std::string> &
         s.overrides.push_back(o.key + "=" + o.value);
     }
     args_finish(s.args, at(path, line_of(s, "workload")));
+    return s;
+}
 
+// `variants:`: each entry's name and set: checked, then its run loaded as
+// the base's was, so that a bad override fails before anything runs.
+static void read_variants(scenario &s, const std::vector<std::string> &sets)
+{
+    const char *const name_chars = "abcdefghijklmnopqrstuvwxyz0123456789_";
+    std::vector<const struct conf_node *> entries = map_list(s, "variants", variant_rules);
+    for (size_t i = 0; i < entries.size(); i++) {
+        const struct conf_node *e = entries[i], *n = conf_get(e, "name"), *set = conf_get(e, "set");
+        variant v;
+        v.line = conf_line(e);
+        v.name = conf_text(n);
+        v.description = text_of(s, strf("variants.%zu.description", i).c_str(), "");
+        if (v.name.empty() || v.name.find_first_not_of(name_chars) != std::string::npos)
+            fail_at(s.file, conf_line(n),
+                    "variant name '" + v.name +
+                        "' must be lowercase letters, digits or '_' (it ends its series' names: "
+                        "<series>_" +
+                        v.name + ")");
+        for (const variant &o : s.variants)
+            if (o.name == v.name)
+                fail_at(
+                    s.file, conf_line(n),
+                    strf("a variant named '%s' exists already (line %d)", v.name.c_str(), o.line));
+        // latency_us_gbe must be one series: the base's or this variant's.
+        for (const char *const *a = s.app->series; a && *a; a++)
+            for (const char *const *b = s.app->series; *b; b++)
+                if (std::string(*a) + "_" + v.name == *b)
+                    fail_at(s.file, conf_line(n),
+                            strf("variant '%s': its series %s_%s would be app %s's series %s; "
+                                 "choose another name",
+                                 v.name.c_str(), *a, v.name.c_str(), s.app->name, *b));
+        if (conf_len(set) == 0)
+            fail_at(s.file, conf_line(set),
+                    "variant '" + v.name + "' sets nothing: it would repeat the base run");
+        for (size_t k = 0; k < conf_len(set); k++)
+            v.set.push_back(std::string(conf_key(set, k)) + "=" + conf_text(conf_at(set, k)));
+        try {
+            v.run = std::make_shared<const scenario>(
+                load_run(s.file, file_sets(s.file, set, "variant " + v.name + ": "), sets));
+        } catch (const cli_error &err) {
+            // A rule its overrides break elsewhere (the mapping, for fewer
+            // cores) names the variant, not only the rule's line.
+            std::string m = err.what();
+            if (m.find("variant " + v.name + ": ") != std::string::npos) throw;
+            fail(m + " (in variant '" + v.name + "', " + at(s.file, v.line) + ")");
+        }
+        s.variants.push_back(v);
+    }
+}
+
+scenario scenario_load(const std::string &path, const std::vector<std::string> &sets)
+{
+    scenario s = load_run(path, {}, sets);
+    read_variants(s, sets);
     read_references(s);
     read_plots(s);
     read_expects(s);

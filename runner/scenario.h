@@ -6,9 +6,12 @@
 #include "args.h"
 #include "confptr.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+struct scenario;
 
 // A `reference:` entry: paper points of one series.
 struct ref_series {
@@ -44,6 +47,16 @@ struct expectation {
     int line = 0;
 };
 
+// A `variants:` entry: the same platform, app and mapping run again with
+// more overrides; every series of its run is renamed <series>_<name>.
+struct variant {
+    std::string name, description;
+    std::vector<std::string> set; // its own set: as "key=value", in file order
+    int line = 0;
+    // What it runs: the scenario's set:, then this set:, then --set applied.
+    std::shared_ptr<const scenario> run;
+};
+
 struct scenario {
     std::string file;        // as given on the command line
     std::string stem, group; // "pingpong", "tutorial"
@@ -60,13 +73,15 @@ struct scenario {
     std::vector<ref_series> refs;
     std::vector<plot_spec> plots;
     std::vector<expectation> expects; // in file order
+    std::vector<variant> variants;    // in file order; the scenario's own run is the base
 
     const ref_series *ref_of(const std::string &series) const;
 };
 
 // Load the scenario at path, its platform, and apply `set:` then `sets`
-// ("KEY=VALUE" from --set, in command-line order). Everything is validated
-// here, before anything runs; errors throw cli_error ("FILE:LINE: ...").
+// ("KEY=VALUE" from --set, in command-line order); each variant's run too,
+// with its set: between the two. Everything is validated here, before
+// anything runs; errors throw cli_error ("FILE:LINE: ...").
 scenario scenario_load(const std::string &path, const std::vector<std::string> &sets);
 
 // One override "key" = "value" on a platform file's conf, as both `set:`

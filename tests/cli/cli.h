@@ -66,5 +66,6 @@ void cli_register_prov(void);
 void cli_register_overflow(void);
 void cli_register_trace(void);
 void cli_register_mpisim(void);
+void cli_register_variants(void);
 
 #endif

@@ -16,4 +16,5 @@ void tests_register(void)
     cli_register_overflow();
     cli_register_trace();
     cli_register_mpisim();
+    cli_register_variants();
 }
