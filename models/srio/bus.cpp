@@ -54,20 +54,23 @@ void SrioBus::b_transport(int, tlm::tlm_generic_payload &gp, sc_time &delay)
         remote->b_transport(gp, delay);
         return;
     }
+    // Each path's time goes to the target as the annotated delay: the
+    // Memory (or the core's register) waits once for it and its own latency.
     const uint64_t n = gp.get_data_length();
     if (w == SrioBoards::DOORBELL) {
-        wait(ps(p_.latency_ps));
+        delay = ps(p_.latency_ps);
         db->b_transport(gp, delay);
     } else if (w == SrioBoards::PRIVATE) {
-        wait(ps(p_.local_ps + (uint64_t)std::llround((double)n * p_.local_ps_per_byte)));
+        delay = ps(p_.local_ps + (uint64_t)std::llround((double)n * p_.local_ps_per_byte));
         priv->b_transport(gp, delay);
     } else {
         // The DDR channel: FIFO among the board's initiators.
-        uint64_t start = ddr_lane_.take(now_ps() + p_.latency_ps, n ? n : 8);
-        wait(ps(ddr_lane_.free_ps - now_ps()));
-        (void)start;
+        ddr_lane_.take(now_ps() + p_.latency_ps, n ? n : 8);
+        delay = ps(ddr_lane_.free_ps - now_ps());
         ddr->b_transport(gp, delay);
     }
+    if (delay != SC_ZERO_TIME) wait(delay);
+    delay = SC_ZERO_TIME;
 }
 
 } // namespace ipcsim
