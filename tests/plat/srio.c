@@ -24,6 +24,8 @@ struct srio_res {
     double send_ns;   /* core 0: plat_dma_start/send until plat_dma_wait returns */
     double arrive_ns; /* core 1: from core 0's start until the last word changed */
     double bell_ns;   /* core 1: from the ring until plat_doorbell_wait returned */
+    double local_ns;  /* core 0: a load of a region word placed with core 0 */
+    double remote_ns; /* core 0: a load of a region word placed with core 1 */
 };
 
 struct srio_run {
@@ -34,7 +36,7 @@ struct srio_run {
     struct srio_res *res;
 };
 
-enum { WHAT_DMA, WHAT_MSG, WHAT_BELL };
+enum { WHAT_DMA, WHAT_MSG, WHAT_BELL, WHAT_HOME };
 
 static struct conf *srio_platform(const char *const *sets)
 {
@@ -91,9 +93,34 @@ static const char *bulk(const void *arg)
 
 #define TAG 0x5a5a5a5a5a5a5a5aull
 
+/* A region whose two lines are placed with core 0 and core 1: core 0 times
+ * a load of each. */
+static void home_core(struct srio_run *r)
+{
+    uint64_t *w = plat_shared_map("srio.home", 128, NULL, NULL);
+    ck_assert_ptr_nonnull(w);
+    ck_assert_int_eq(plat_shared_home(w + 8 * plat_core(), 64, plat_core()), PLAT_OK);
+    harness_barrier();
+    if (plat_core() == 0) {
+        uint64_t t0 = plat_now_ns();
+        (void)plat_load64(&w[0]);
+        uint64_t t1 = plat_now_ns();
+        (void)plat_load64(&w[8]);
+        uint64_t t2 = plat_now_ns();
+        r->res->local_ns = (double)(t1 - t0);
+        r->res->remote_ns = (double)(t2 - t1);
+    }
+    harness_barrier();
+    plat_shared_unmap(w);
+}
+
 static void srio_core(void *arg)
 {
     struct srio_run *r = arg;
+    if (r->what == WHAT_HOME) {
+        home_core(r);
+        return;
+    }
     uint64_t *board = harness_board();
     const size_t n = r->n;
     if (plat_core() == 1) {
@@ -344,6 +371,27 @@ START_TEST(store_and_forward_delay)
 }
 END_TEST
 
+/* ---- where region bytes live (plat_shared_home) ------------------------------------ */
+
+START_TEST(region_home)
+{
+    struct file f = file_of(NULL);
+    double mem = num(&f, "board.bus_latency_ns") + 8 * 1e3 / num(&f, "memory.bandwidth_MBps") +
+                 num(&f, "memory.latency_ns");
+    double rq = wire(&f, "nread", 0), rsp = wire(&f, "response", 8);
+    double hop = num(&f, "switch.latency_ns"), rx = num(&f, "srio.rx_ns");
+    double remote = num(&f, "srio.tx_ns") + 2 * ser(&f, rq) + hop + rx + mem + 2 * ser(&f, rsp) +
+                    hop + rx; /* store-and-forward both ways */
+    file_done(&f);
+    struct srio_res m = measure(WHAT_HOME, 8, NULL);
+    ck_assert_msg(fabs(m.local_ns - mem) <= 2, "a load placed on its own board: %.0f ns, not %.1f",
+                  m.local_ns, mem);
+    ck_assert_msg(fabs(m.remote_ns - remote) <= 2,
+                  "a load placed on the other board: %.0f ns, not %.1f (NREAD and RESPONSE)",
+                  m.remote_ns, remote);
+}
+END_TEST
+
 void pt_srio(void)
 {
     const struct {
@@ -361,6 +409,7 @@ void pt_srio(void)
         {"srio/message_turnaround", message_turnaround},
         {"srio/doorbell_one_way", doorbell_one_way},
         {"srio/store_and_forward_delay", store_and_forward_delay},
+        {"srio/region_home", region_home},
     };
     Suite *s = harness_suite("srio-sim");
     for (size_t i = 0; i < HARNESS_COUNT(tests); i++)
