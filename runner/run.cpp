@@ -161,8 +161,8 @@ std::string check_summary(const check_result &c)
 
 // Runs whose series keep their names (keep_names) extend one series, each
 // at its own x: two runs with a point of one series at one x would be two
-// values where a plot, a reference and --check see one. runs[0] is the
-// base's points, runs[i] variant i's, renamed. A FILE:LINE error on the
+// values where a plot, a reference and --check see one. runs[0] holds the
+// base's points, runs[i] variant i's (renamed). A FILE:LINE error on the
 // later run's variant, before anything is written.
 void check_one_run_per_x(const scenario &s, const std::vector<std::vector<point>> &runs)
 {
@@ -198,7 +198,7 @@ bool run_all(const scenario &s, const options &o, std::vector<point> &points,
                     f.c_str());
         return !res.failures.empty();
     };
-    std::vector<std::vector<point>> renamed; // each variant's points
+    std::vector<std::vector<point>> by_run; // each variant's points, renamed; then the base's first
     std::vector<double> variant_seconds;
     for (size_t i = 0; i < s.variants.size(); i++) {
         const variant &v = s.variants[i];
@@ -211,7 +211,7 @@ bool run_all(const scenario &s, const options &o, std::vector<point> &points,
         if (failed(res, "variant " + v.name + ": ")) return false;
         variant_seconds.push_back(host_s);
         for (point &p : res.points) p.series = v.series_name(p.series);
-        renamed.push_back(res.points);
+        by_run.push_back(res.points);
     }
     progress prog(!o.quiet, runs == 1 ? "" : strf("run %zu of %zu, base", runs, runs));
     run_opts ro = o.run;
@@ -221,10 +221,10 @@ bool run_all(const scenario &s, const options &o, std::vector<point> &points,
     std::chrono::duration<double> host_s = std::chrono::steady_clock::now() - t0;
     prog.stop();
     if (failed(res, "")) return false;
-    renamed.insert(renamed.begin(), res.points);
-    check_one_run_per_x(s, renamed);
+    by_run.insert(by_run.begin(), res.points);
+    check_one_run_per_x(s, by_run);
     points.clear();
-    for (const std::vector<point> &run : renamed)
+    for (const std::vector<point> &run : by_run)
         points.insert(points.end(), run.begin(), run.end());
     host_seconds.push_back(host_s.count());
     host_seconds.insert(host_seconds.end(), variant_seconds.begin(), variant_seconds.end());
