@@ -1,8 +1,8 @@
 // check.h -- judging a run against its scenario (--check).
 //
 // Every paper point of a series with tolerance_pct must have a simulated
-// value within that many percent, and every `expect:` relation between two
-// series must hold. A further judgement adds a function here and a call in
+// value within that many percent, and every `expect:` claim (expect.cpp)
+// must hold. A further judgement adds a function here and a call in
 // check_rows.
 #ifndef IPCSIM_RUNNER_CHECK_H
 #define IPCSIM_RUNNER_CHECK_H
@@ -17,8 +17,9 @@
 struct expect_outcome {
     expectation e;
     bool ok = false;
-    std::string
-        claim; // "a above b at every x (3 of 3)", "a grows more than b (x 1 -> 8): 2x vs 1.5x"
+    // "a above b at every x (3 of 3)", "a grows more than b (x 1 -> 8): 2x vs 1.5x",
+    // "a at least 85 at every x (4 of 4): lowest 86.2 at x=4"
+    std::string claim;
     std::string verdict; // "ok", "FAILS at x=4 (1.2 <= 1.5)", "FAILS: series 'a' was not reported"
     std::string reason;  // when the run could not be judged: "series 'a' was not reported"
 

@@ -151,6 +151,11 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
                 ys.push_back(y);
             }
         }
+        // A line joins a series' points in x order, not report order: runs
+        // that extend one series (keep_names) give theirs run after run.
+        if (!categories)
+            std::stable_sort(d.sim.begin(), d.sim.end(),
+                             [](const auto &a, const auto &b) { return a.first < b.first; });
         data.push_back(d);
     }
     if (ys.empty()) fail_at(s.file, p.line, "plot '" + p.id + "': no point can be drawn");

@@ -28,7 +28,8 @@ static const char usage[] =
     "native or another seed writes DIR/<stem>+<tags>.csv instead (+native,\n"
     "+seed<N>, +<hash of the --set list>), so it never replaces the default one.\n"
     "A scenario with variants: runs once more for each (its set: after the\n"
-    "scenario's, before --set), its series named <series>_<variant>, in the one CSV.\n"
+    "scenario's, before --set), its series named <series>_<variant> (with keep_names:\n"
+    "true, <series>: runs at other x extend one series), in the one CSV.\n"
     "\n"
     "  --set KEY=VALUE   override a scalar of the platform file (link.latency_ns=50)\n"
     "                    or, as args.NAME=VALUE, an app argument (args.reps=5,\n"
@@ -158,12 +159,35 @@ std::string check_summary(const check_result &c)
     return join(parts, "; ");
 }
 
+// Runs whose series keep their names (keep_names) extend one series, each
+// at its own x: two runs with a point of one series at one x would be two
+// values where a plot, a reference and --check see one. runs[0] holds the
+// base's points, runs[i] variant i's (renamed). A FILE:LINE error on the
+// later run's variant, before anything is written.
+void check_one_run_per_x(const scenario &s, const std::vector<std::vector<point>> &runs)
+{
+    auto who = [&](size_t r) {
+        return r == 0 ? std::string("base") : "variant " + s.variants[r - 1].name;
+    };
+    for (size_t r = 1; r < runs.size(); r++)
+        for (const point &p : runs[r])
+            for (size_t q = 0; q < r; q++)
+                for (const point &e : runs[q])
+                    if (e.series == p.series && x_same(e.x, p.x))
+                        fail_at(s.file, s.variants[r - 1].line,
+                                strf("series %s has a point at x=%s from two runs, %s and %s "
+                                     "(keep_names: true puts their points in one series; each "
+                                     "run must give other x)",
+                                     p.series.c_str(), p.x.c_str(), who(q).c_str(),
+                                     who(r).c_str()));
+}
+
 // Each variant's run in a process of its own (SystemC runs one simulation
 // per process: isolate.h), in file order, then the base's here, as a
 // scenario without variants runs; all before any output, which is all or
 // nothing. The points come out base first, then each variant's, renamed
-// <series>_<name>; host_seconds likewise. False when an app failed (said on
-// stderr).
+// <series>_<name> (or, with keep_names, not); host_seconds likewise. False
+// when an app failed (said on stderr).
 bool run_all(const scenario &s, const options &o, std::vector<point> &points,
              std::vector<double> &host_seconds)
 {
@@ -174,7 +198,7 @@ bool run_all(const scenario &s, const options &o, std::vector<point> &points,
                     f.c_str());
         return !res.failures.empty();
     };
-    std::vector<point> renamed;
+    std::vector<std::vector<point>> by_run; // each variant's points, renamed; then the base's first
     std::vector<double> variant_seconds;
     for (size_t i = 0; i < s.variants.size(); i++) {
         const variant &v = s.variants[i];
@@ -186,10 +210,8 @@ bool run_all(const scenario &s, const options &o, std::vector<point> &points,
             s.file + ": variant " + v.name, &host_s);
         if (failed(res, "variant " + v.name + ": ")) return false;
         variant_seconds.push_back(host_s);
-        for (point &p : res.points) {
-            p.series += "_" + v.name;
-            renamed.push_back(p);
-        }
+        for (point &p : res.points) p.series = v.series_name(p.series);
+        by_run.push_back(res.points);
     }
     progress prog(!o.quiet, runs == 1 ? "" : strf("run %zu of %zu, base", runs, runs));
     run_opts ro = o.run;
@@ -199,8 +221,11 @@ bool run_all(const scenario &s, const options &o, std::vector<point> &points,
     std::chrono::duration<double> host_s = std::chrono::steady_clock::now() - t0;
     prog.stop();
     if (failed(res, "")) return false;
-    points = res.points;
-    points.insert(points.end(), renamed.begin(), renamed.end());
+    by_run.insert(by_run.begin(), res.points);
+    check_one_run_per_x(s, by_run);
+    points.clear();
+    for (const std::vector<point> &run : by_run)
+        points.insert(points.end(), run.begin(), run.end());
     host_seconds.push_back(host_s.count());
     host_seconds.insert(host_seconds.end(), variant_seconds.begin(), variant_seconds.end());
     return true;
@@ -238,8 +263,9 @@ int cmd_run(const std::vector<std::string> &args)
            (unsigned long long)o.run.seed, s.overrides.empty() ? "" : ", ",
            join(s.overrides, ", ").c_str());
     for (const variant &v : s.variants)
-        printf("variant %s (series <series>_%s): %s%s%s\n", v.name.c_str(), v.name.c_str(),
-               join(v.set, ", ").c_str(), v.description.empty() ? "" : "; ", v.description.c_str());
+        printf("variant %s (series %s): %s%s%s\n", v.name.c_str(),
+               v.series_name("<series>").c_str(), join(v.set, ", ").c_str(),
+               v.description.empty() ? "" : "; ", v.description.c_str());
     printf("\n");
     if (rows.empty())
         printf("(the app reported no points)\n");

@@ -48,6 +48,7 @@ const struct conf_rule variant_rules[] = {
     {"variants.*.set", CONF_T_MAP, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"variants.*.set.*", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"variants.*.description", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"variants.*.keep_names", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {nullptr, CONF_T_ANY, false, 0, 0},
 };
 
@@ -75,21 +76,41 @@ const struct conf_rule plot_rules[] = {
 const struct conf_rule expect_rules[] = {
     {"expect.*.series", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"expect.*.relation", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
-    {"expect.*.than", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"expect.*.than", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"expect.*.why", CONF_T_STR, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"expect.*.margin_pct", CONF_T_NUM, false, 0, 1e12},
+    {"expect.*.value", CONF_T_NUM, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"expect.*.from", CONF_T_NUM, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"expect.*.to", CONF_T_NUM, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {nullptr, CONF_T_ANY, false, 0, 0},
 };
 
-// The relations of `expect:`, by their names in the file.
-const struct {
+// What margin_pct a relation takes: any (>= 0), under 100 (a bound of
+// B * (1 - m/100) at or below 0 makes it about signs, not sizes), one
+// above 0 that must be given (near, ratio: a tolerance, never exact for
+// measured numbers), or none (at_least, at_most: `value` is the bound).
+enum margin_rule { MARGIN_ANY, MARGIN_UNDER_100, MARGIN_NEEDED, MARGIN_NONE };
+
+// The relations of `expect:`, by their names in the file: whether they
+// relate two series (than: required) or judge one (than: refused), and
+// whether they hold A (or A/B) to a `value:`.
+struct relation_decl {
     const char *name;
     expectation::kind kind;
-} relations[] = {
-    {"above", expectation::ABOVE},
-    {"below", expectation::BELOW},
-    {"grows_more", expectation::GROWS_MORE},
-    {"grows_less", expectation::GROWS_LESS},
+    bool two_series, takes_value;
+    margin_rule margin;
+};
+const relation_decl relations[] = {
+    {"above", expectation::ABOVE, true, false, MARGIN_ANY},
+    {"below", expectation::BELOW, true, false, MARGIN_UNDER_100},
+    {"grows_more", expectation::GROWS_MORE, true, false, MARGIN_ANY},
+    {"grows_less", expectation::GROWS_LESS, true, false, MARGIN_UNDER_100},
+    {"near", expectation::NEAR, true, false, MARGIN_NEEDED},
+    {"ratio", expectation::RATIO, true, true, MARGIN_NEEDED},
+    {"at_least", expectation::AT_LEAST, false, true, MARGIN_NONE},
+    {"at_most", expectation::AT_MOST, false, true, MARGIN_NONE},
+    {"falls", expectation::FALLS, false, false, MARGIN_UNDER_100},
+    {"rises", expectation::RISES, false, false, MARGIN_ANY},
 };
 
 void check(const scenario &s, const struct conf_node *n, const std::string &base,
@@ -239,6 +260,7 @@ bool same_x(const std::string &a, const std::string &b)
 const variant *variant_of(const scenario &s, const std::string &name)
 {
     for (const variant &v : s.variants) {
+        if (v.keep_names) continue; // its series are the base's names
         size_t n = name.size(), k = v.name.size() + 1;
         if (n <= k || name.compare(n - k, k, "_" + v.name) != 0) continue;
         std::string base = name.substr(0, n - k);
@@ -270,13 +292,20 @@ void check_suffix(const scenario &s, const std::string &name, int line, const st
     if (!s.app->series || app_reports(s, name) || variant_of(s, name)) return;
     for (const char *const *a = s.app->series; *a; a++) {
         std::string base = std::string(*a) + "_";
-        if (name.size() > base.size() && name.compare(0, base.size(), base) == 0)
-            fail_at(s.file, line,
-                    strf("%s names series '%s': %s of a variant '%s', but no variant has that "
-                         "name (%s); a series of its own needs a name that does not start with "
-                         "'%s'",
-                         what.c_str(), name.c_str(), *a, name.substr(base.size()).c_str(),
-                         variant_names(s).c_str(), base.c_str()));
+        if (name.size() <= base.size() || name.compare(0, base.size(), base) != 0) continue;
+        for (const variant &v : s.variants)
+            if (v.keep_names && name.substr(base.size()) == v.name)
+                fail_at(s.file, line,
+                        strf("%s names series '%s', but variant '%s' keeps its series' names "
+                             "(keep_names: true, %s): its points are in series '%s'",
+                             what.c_str(), name.c_str(), v.name.c_str(), at(s.file, v.line).c_str(),
+                             *a));
+        fail_at(s.file, line,
+                strf("%s names series '%s': %s of a variant '%s', but no variant has that "
+                     "name (%s); a series of its own needs a name that does not start with "
+                     "'%s'",
+                     what.c_str(), name.c_str(), *a, name.substr(base.size()).c_str(),
+                     variant_names(s).c_str(), base.c_str()));
     }
 }
 
@@ -294,7 +323,8 @@ void check_series(const scenario &s, const std::string &name, int line, const st
         names.push_back(*n);
     }
     for (const variant &v : s.variants)
-        for (const char *const *n = list; *n; n++) names.push_back(std::string(*n) + "_" + v.name);
+        for (const char *const *n = list; *n && !v.keep_names; n++)
+            names.push_back(v.series_name(*n));
     for (const ref_series &r : s.refs)
         if (std::find(names.begin(), names.end(), r.series) == names.end())
             names.push_back(r.series);
@@ -388,16 +418,91 @@ void read_plots(scenario &s)
     }
 }
 
-expectation::kind parse_relation(const scenario &s, const struct conf_node *n)
+const relation_decl &parse_relation(const scenario &s, const struct conf_node *n)
 {
     std::string t = conf_text(n);
     std::vector<std::string> names;
-    for (const auto &r : relations) {
-        if (t == r.name) return r.kind;
+    for (const relation_decl &r : relations) {
+        if (t == r.name) return r;
         names.push_back(r.name);
     }
     fail_at(s.file, conf_line(n),
             "unknown relation '" + t + "'; relations are: " + join(names, ", "));
+}
+
+// margin_pct as the relation takes it (margin_rule).
+void read_margin(const scenario &s, const struct conf_node *e, const relation_decl &r,
+                 expectation &x)
+{
+    const struct conf_node *m = conf_get(e, "margin_pct");
+    std::string rel = strf("relation %s", r.name);
+    if (!m) {
+        if (r.margin == MARGIN_NEEDED)
+            fail_at(s.file, x.line,
+                    rel + " needs margin_pct, above 0 (how far A/B may be from " +
+                        (r.kind == expectation::NEAR ? "1" : "value:") + ", in %)");
+        return;
+    }
+    conf_number(m, &x.margin_pct);
+    std::string v = conf_text(m);
+    if (r.margin == MARGIN_NONE)
+        fail_at(s.file, conf_line(m),
+                rel + " takes no margin_pct: its value: is the bound (give the bound you mean)");
+    if (r.margin == MARGIN_UNDER_100 && x.margin_pct >= 100)
+        fail_at(s.file, conf_line(m), "margin_pct " + v + " with " + rel + " must be under 100");
+    if (r.margin == MARGIN_NEEDED && x.margin_pct <= 0)
+        fail_at(s.file, conf_line(m), "margin_pct " + v + " with " + rel + " must be above 0");
+}
+
+// than: for the relations between two series, and only for them.
+void read_than(const scenario &s, const struct conf_node *e, const relation_decl &r, expectation &x)
+{
+    const struct conf_node *t = conf_get(e, "than");
+    if (!r.two_series) {
+        if (t)
+            fail_at(s.file, conf_line(t),
+                    strf("relation %s judges one series (series:); than: is not for it", r.name));
+        return;
+    }
+    if (!t)
+        fail_at(s.file, x.line,
+                strf("relation %s relates two series: than: (series B) is required", r.name));
+    x.than = conf_text(t);
+    if (x.series == x.than)
+        fail_at(s.file, x.line,
+                "expect compares series '" + x.series + "' with itself (than: names series B)");
+}
+
+// value: for ratio (A/B), at_least and at_most (A); refused elsewhere.
+void read_value(const scenario &s, const struct conf_node *e, const relation_decl &r,
+                expectation &x)
+{
+    const struct conf_node *v = conf_get(e, "value");
+    if (!r.takes_value) {
+        if (v) fail_at(s.file, conf_line(v), strf("relation %s takes no value:", r.name));
+        return;
+    }
+    if (!v)
+        fail_at(s.file, x.line,
+                strf("relation %s needs value: (the number %s is held to)", r.name,
+                     r.two_series ? "A/B" : "A"));
+    x.has_value = true;
+    conf_number(v, &x.value);
+    if (x.relation == expectation::RATIO && !(x.value > 0))
+        fail_at(s.file, conf_line(v),
+                strf("relation ratio: value %s must be above 0 (A/B is held to it)", conf_text(v)));
+}
+
+// from: and to:, inclusive bounds on x ("from 4096 on", "up to 1 KiB").
+void read_range(const scenario &s, const struct conf_node *e, expectation &x)
+{
+    const struct conf_node *f = conf_get(e, "from"), *t = conf_get(e, "to");
+    x.has_from = f && conf_number(f, &x.from); // numbers: expect_rules checked them
+    x.has_to = t && conf_number(t, &x.to);
+    if (f && t && x.from > x.to)
+        fail_at(s.file, conf_line(t),
+                strf("to: %s is below from: %s (only points with from <= x <= to count)",
+                     conf_text(t), conf_text(f)));
 }
 
 void read_expects(scenario &s)
@@ -406,22 +511,13 @@ void read_expects(scenario &s)
         expectation x;
         x.line = conf_line(e);
         x.series = conf_text(conf_get(e, "series"));
-        x.than = conf_text(conf_get(e, "than"));
         x.why = conf_text(conf_get(e, "why"));
-        x.relation = parse_relation(s, conf_get(e, "relation"));
-        if (const struct conf_node *m = conf_get(e, "margin_pct")) {
-            conf_number(m, &x.margin_pct);
-            // A bound of B * (1 - m/100) at or below 0 makes below and
-            // grows_less about signs, not sizes.
-            bool less = x.relation == expectation::BELOW || x.relation == expectation::GROWS_LESS;
-            if (less && x.margin_pct >= 100)
-                fail_at(s.file, conf_line(m),
-                        "margin_pct " + std::string(conf_text(m)) + " with relation " +
-                            conf_text(conf_get(e, "relation")) + " must be under 100");
-        }
-        if (x.series == x.than)
-            fail_at(s.file, x.line,
-                    "expect compares series '" + x.series + "' with itself (than: names series B)");
+        const relation_decl &r = parse_relation(s, conf_get(e, "relation"));
+        x.relation = r.kind;
+        read_than(s, e, r, x);
+        read_value(s, e, r, x);
+        read_margin(s, e, r, x);
+        read_range(s, e, x);
         if (x.why.empty())
             fail_at(s.file, conf_line(conf_get(e, "why")),
                     "'why' must name the claim's source, not be empty");
@@ -545,6 +641,8 @@ static void read_variants(scenario &s, const std::vector<std::string> &sets)
         v.line = conf_line(e);
         v.name = conf_text(n);
         v.description = text_of(s, strf("variants.%zu.description", i).c_str(), "");
+        if (const struct conf_node *k = conf_get(e, "keep_names"))
+            v.keep_names = parse_bool(s, k, "keep_names");
         if (v.name.empty() || v.name.find_first_not_of(name_chars) != std::string::npos)
             fail_at(s.file, conf_line(n),
                     "variant name '" + v.name +
@@ -557,7 +655,7 @@ static void read_variants(scenario &s, const std::vector<std::string> &sets)
                     s.file, conf_line(n),
                     strf("a variant named '%s' exists already (line %d)", v.name.c_str(), o.line));
         // latency_us_gbe must be one series: the base's or this variant's.
-        for (const char *const *a = s.app->series; a && *a; a++)
+        for (const char *const *a = s.app->series; a && *a && !v.keep_names; a++)
             for (const char *const *b = s.app->series; *b; b++)
                 if (std::string(*a) + "_" + v.name == *b)
                     fail_at(s.file, conf_line(n),

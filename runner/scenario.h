@@ -37,24 +37,48 @@ struct plot_spec {
     int line = 0;
 };
 
-// An `expect:` entry: a claim relating two series, from a paper that gives
-// no numbers ("CPE channels are slower than MPE channels").
+// An `expect:` entry: a claim about one series, or relating two, from a
+// paper that gives no numbers ("CPE channels are slower than MPE
+// channels", "efficiency falls as boards are added").
 struct expectation {
-    enum kind { ABOVE, BELOW, GROWS_MORE, GROWS_LESS };
-    std::string series, than, why; // series A, series B, the claim's source
+    enum kind {
+        ABOVE,
+        BELOW,
+        GROWS_MORE,
+        GROWS_LESS,
+        NEAR,
+        RATIO,
+        AT_LEAST,
+        AT_MOST,
+        FALLS,
+        RISES
+    };
+    std::string series, than, why; // series A, series B (empty: a one-series relation), source
     kind relation = ABOVE;
-    double margin_pct = 0; // above: A > B * (1 + m/100); below: A < B * (1 - m/100)
+    double margin_pct = 0;  // above: A > B * (1 + m/100); below: A < B * (1 - m/100); ...
+    bool has_value = false; // ratio, at_least, at_most: the number A (or A/B) is held to
+    double value = 0;
+    bool has_from = false, has_to = false; // only points with from <= x <= to count
+    double from = 0, to = 0;
     int line = 0;
 };
 
 // A `variants:` entry: the same platform, app and mapping run again with
-// more overrides; every series of its run is renamed <series>_<name>.
+// more overrides; every series of its run is renamed <series>_<name>, or,
+// with keep_names, keeps its name (runs that differ in x extend one series).
 struct variant {
     std::string name, description;
     std::vector<std::string> set; // its own set: as "key=value", in file order
+    bool keep_names = false;
     int line = 0;
     // What it runs: the scenario's set:, then this set:, then --set applied.
     std::shared_ptr<const scenario> run;
+
+    // What its run's series `series` is called in the results.
+    std::string series_name(const std::string &series) const
+    {
+        return keep_names ? series : series + "_" + name;
+    }
 };
 
 struct scenario {

@@ -8,16 +8,23 @@
 
 const char *const csv_header = "series,x,value,unit,reference,error_pct";
 
-namespace
-{
-
-bool as_number(const std::string &s, double *v)
+bool x_number(const std::string &s, double *v)
 {
     if (s.empty()) return false;
     char *end;
     *v = strtod(s.c_str(), &end);
     return *end == '\0' && std::isfinite(*v);
 }
+
+bool x_same(const std::string &a, const std::string &b)
+{
+    double x, y;
+    if (x_number(a, &x) && x_number(b, &y)) return x == y;
+    return a == b;
+}
+
+namespace
+{
 
 // A CSV number: what fmt_num writes, "nan" and "inf" included.
 bool csv_number(const std::string &s, double *v)
@@ -26,13 +33,6 @@ bool csv_number(const std::string &s, double *v)
     char *end;
     *v = strtod(s.c_str(), &end);
     return *end == '\0';
-}
-
-bool same_x(const std::string &a, const std::string &b)
-{
-    double x, y;
-    if (as_number(a, &x) && as_number(b, &y)) return x == y;
-    return a == b;
 }
 
 void set_ref(row &r, double ref)
@@ -115,7 +115,7 @@ std::vector<row> make_rows(const std::vector<point> &pts, const std::vector<ref_
             r.has_value = true;
             r.value = p.value;
             for (size_t i = 0; ref && i < ref->points.size(); i++)
-                if (same_x(ref->points[i].x, p.x)) {
+                if (x_same(ref->points[i].x, p.x)) {
                     set_ref(r, ref->points[i].value);
                     used[i] = true;
                     break;

@@ -29,6 +29,11 @@ extern const char *const csv_header;
 // match as numbers when both are numbers ("4" == "4.0"), else as text.
 std::vector<row> make_rows(const std::vector<point> &pts, const std::vector<ref_series> &refs);
 
+// An x as a number: all of it a finite number ("4", "4.0", "1e3"; not "4k").
+bool x_number(const std::string &x, double *v);
+// Two x are one point: as numbers when both are numbers ("4" == "4.0"), else as text.
+bool x_same(const std::string &a, const std::string &b);
+
 // Numbers as written to files: whole numbers exactly, others with six
 // significant digits. Deterministic (no locale: the C locale is never changed).
 std::string fmt_num(double v);

@@ -67,5 +67,7 @@ void cli_register_overflow(void);
 void cli_register_trace(void);
 void cli_register_mpisim(void);
 void cli_register_variants(void);
+void cli_register_relations(void);
+void cli_register_keep_names(void);
 
 #endif

@@ -79,7 +79,9 @@ static const struct bad {
     {"expect_bad_relation",
      TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: abov\n"
                                           "    than: b\n    why: w\n",
-     9, "unknown relation 'abov'; relations are: above, below, grows_more, grows_less"},
+     9,
+     "unknown relation 'abov'; relations are: above, below, grows_more, grows_less, near, ratio, "
+     "at_least, at_most, falls, rises"},
     {"expect_no_why",
      TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: above\n"
                                           "    than: b\n",
@@ -91,7 +93,7 @@ static const struct bad {
     {"expect_no_than",
      TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: above\n"
                                           "    why: w\n",
-     8, "missing required key 'than'"},
+     8, "relation above relates two series: than: (series B) is required"},
     {"expect_unknown_key",
      TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: above\n"
                                           "    than: b\n    why: w\n    becuase: x\n",
@@ -104,6 +106,63 @@ static const struct bad {
      TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: below\n"
                                           "    than: b\n    why: w\n    margin_pct: 100\n",
      12, "margin_pct 100 with relation below must be under 100"},
+    {"expect_near_no_than",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: near\n"
+                                          "    margin_pct: 5\n    why: w\n",
+     8, "relation near relates two series: than: (series B) is required"},
+    {"expect_than_one_series",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: falls\n"
+                                          "    why: w\n    than: b\n",
+     11, "relation falls judges one series (series:); than: is not for it"},
+    {"expect_than_at_least",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: at_least\n"
+                                          "    value: 1\n    than: b\n    why: w\n",
+     11, "relation at_least judges one series"},
+    {"expect_no_value",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: at_least\n"
+                                          "    why: w\n",
+     8, "relation at_least needs value: (the number A is held to)"},
+    {"expect_ratio_no_value",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: ratio\n"
+                                          "    than: b\n    margin_pct: 5\n    why: w\n",
+     8, "relation ratio needs value: (the number A/B is held to)"},
+    {"expect_ratio_value_zero",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: ratio\n"
+                                          "    than: b\n    margin_pct: 5\n    value: 0\n"
+                                          "    why: w\n",
+     12, "relation ratio: value 0 must be above 0"},
+    {"expect_value_not_taken",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: rises\n"
+                                          "    value: 3\n    why: w\n",
+     10, "relation rises takes no value:"},
+    {"expect_near_no_margin",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: near\n"
+                                          "    than: b\n    why: w\n",
+     8, "relation near needs margin_pct, above 0"},
+    {"expect_near_zero_margin",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: near\n"
+                                          "    than: b\n    why: w\n    margin_pct: 0\n",
+     12, "margin_pct 0 with relation near must be above 0"},
+    {"expect_bound_margin",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: at_most\n"
+                                          "    value: 3\n    margin_pct: 5\n    why: w\n",
+     11, "relation at_most takes no margin_pct"},
+    {"expect_falls_margin",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: falls\n"
+                                          "    margin_pct: 100\n    why: w\n",
+     10, "margin_pct 100 with relation falls must be under 100"},
+    {"expect_from_above_to",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: rises\n"
+                                          "    from: 4096\n    to: 1024\n    why: w\n",
+     11, "to: 1024 is below from: 4096 (only points with from <= x <= to count)"},
+    {"expect_from_not_number",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: rises\n"
+                                          "    from: 4k\n    why: w\n",
+     10, "'expect.0.from' must be a number, not '4k'"},
+    {"expect_to_not_number",
+     TITLE PLATFORM MAPPING WORKLOAD ARGS "expect:\n  - series: a\n    relation: above\n"
+                                          "    than: b\n    to: [1]\n    why: w\n",
+     11, "'expect.0.to' must be a number, not a list"},
     {"expect_not_list", TITLE PLATFORM MAPPING WORKLOAD ARGS "expect: {series: a}\n", 7,
      "'expect' must be a list"},
     {"not_a_map", "- a\n- b\n", 1, "a scenario is a map"},

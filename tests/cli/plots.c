@@ -312,6 +312,16 @@ START_TEST(log_axis_says_what_it_leaves_out)
 }
 END_TEST
 
+/* A line joins a series in x order: keep_names.yaml's three runs extend
+ * one series at 1024, 4 and 64 bytes, in that (run) order. */
+START_TEST(lines_join_in_x_order)
+{
+    char *g = plots_of("tests/cli/data/keep_names.yaml", "keep_names-rt");
+    ck_assert_msg(strstr(g, "$sim0 << EOD\n4 4158\n64 2678\n1024 2598\nEOD\n"), "%s", g);
+    cli_done();
+}
+END_TEST
+
 void cli_register_plots(void)
 {
     Suite *s = harness_suite("cli-plots");
@@ -323,4 +333,5 @@ void cli_register_plots(void)
     tcase_add_test(harness_tcase(s, "ticks"), one_tick_style);
     tcase_add_test(harness_tcase(s, "every"), every_scenario_plot);
     tcase_add_test(harness_tcase(s, "log_zero"), log_axis_says_what_it_leaves_out);
+    tcase_add_test(harness_tcase(s, "x_order"), lines_join_in_x_order);
 }

@@ -17,4 +17,6 @@ void tests_register(void)
     cli_register_trace();
     cli_register_mpisim();
     cli_register_variants();
+    cli_register_relations();
+    cli_register_keep_names();
 }
