@@ -165,7 +165,7 @@ std::string meta_text(const scenario &s, const run_meta &m)
         if (i == 0) t += "variants:\n";
         t += "  - name: " + q(v.name) + "\n";
         t += "    set: " + q_list(v.set) + "\n";
-        t += "    series: " + q(v.series_name("<series>")) + "\n";
+        t += "    series: " + q(v.pattern()) + "\n";
         if (i < m.variant_seconds.size())
             t += strf("    host_seconds: %.3f\n", m.variant_seconds[i]);
     }

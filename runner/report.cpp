@@ -142,7 +142,7 @@ std::string section(const entry &e, const std::string &dir)
     t += "- Workload: app `" + std::string(s.app->name) + "`, " + md(join(map, ", ")) + "; " +
          md(join(args, ", ")) + "\n";
     for (const variant &v : s.variants)
-        t += "- Variant `" + md(v.name) + "` (series `" + md(v.series_name("<series>")) +
+        t += "- Variant `" + md(v.name) + "` (series `" + md(v.pattern()) +
              "`): " + md(join(v.set, ", ")) +
              (v.description.empty() ? "" : "; " + md(v.description)) + "\n";
     t += "- Scenario: `" + md(display_path(s.file)) + "`; results: [" + e.csv + "](" + e.csv +

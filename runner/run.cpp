@@ -264,7 +264,7 @@ int cmd_run(const std::vector<std::string> &args)
            join(s.overrides, ", ").c_str());
     for (const variant &v : s.variants)
         printf("variant %s (series %s): %s%s%s\n", v.name.c_str(),
-               v.series_name("<series>").c_str(), join(v.set, ", ").c_str(),
+               v.pattern().c_str(), join(v.set, ", ").c_str(),
                v.description.empty() ? "" : "; ", v.description.c_str());
     printf("\n");
     if (rows.empty())

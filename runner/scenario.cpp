@@ -48,7 +48,7 @@ const struct conf_rule variant_rules[] = {
     {"variants.*.set", CONF_T_MAP, true, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"variants.*.set.*", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"variants.*.description", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
-    {"variants.*.keep_names", CONF_T_STR, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"variants.*.keep_names", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {nullptr, CONF_T_ANY, false, 0, 0},
 };
 
@@ -260,10 +260,10 @@ bool same_x(const std::string &a, const std::string &b)
 const variant *variant_of(const scenario &s, const std::string &name)
 {
     for (const variant &v : s.variants) {
-        if (v.keep_names) continue; // its series are the base's names
         size_t n = name.size(), k = v.name.size() + 1;
         if (n <= k || name.compare(n - k, k, "_" + v.name) != 0) continue;
         std::string base = name.substr(0, n - k);
+        if (v.keeps(base)) continue; // its points are the base's series
         for (const char *const *a = s.app->series; a && *a; a++)
             if (base == *a) return &v;
     }
@@ -294,12 +294,13 @@ void check_suffix(const scenario &s, const std::string &name, int line, const st
         std::string base = std::string(*a) + "_";
         if (name.size() <= base.size() || name.compare(0, base.size(), base) != 0) continue;
         for (const variant &v : s.variants)
-            if (v.keep_names && name.substr(base.size()) == v.name)
+            if (v.keeps(*a) && name.substr(base.size()) == v.name)
                 fail_at(s.file, line,
                         strf("%s names series '%s', but variant '%s' keeps its series' names "
-                             "(keep_names: true, %s): its points are in series '%s'",
-                             what.c_str(), name.c_str(), v.name.c_str(), at(s.file, v.line).c_str(),
-                             *a));
+                             "(%s, %s): its points are in series '%s'",
+                             what.c_str(), name.c_str(), v.name.c_str(),
+                             v.keep_names ? "keep_names: true" : "keep_names lists it",
+                             at(s.file, v.line).c_str(), *a));
         fail_at(s.file, line,
                 strf("%s names series '%s': %s of a variant '%s', but no variant has that "
                      "name (%s); a series of its own needs a name that does not start with "
@@ -323,8 +324,8 @@ void check_series(const scenario &s, const std::string &name, int line, const st
         names.push_back(*n);
     }
     for (const variant &v : s.variants)
-        for (const char *const *n = list; *n && !v.keep_names; n++)
-            names.push_back(v.series_name(*n));
+        for (const char *const *n = list; *n; n++)
+            if (!v.keeps(*n)) names.push_back(v.series_name(*n));
     for (const ref_series &r : s.refs)
         if (std::find(names.begin(), names.end(), r.series) == names.end())
             names.push_back(r.series);
@@ -641,8 +642,21 @@ static void read_variants(scenario &s, const std::vector<std::string> &sets)
         v.line = conf_line(e);
         v.name = conf_text(n);
         v.description = text_of(s, strf("variants.%zu.description", i).c_str(), "");
-        if (const struct conf_node *k = conf_get(e, "keep_names"))
-            v.keep_names = parse_bool(s, k, "keep_names");
+        if (const struct conf_node *k = conf_get(e, "keep_names")) {
+            if (conf_kind_of(k) != CONF_LIST) {
+                v.keep_names = parse_bool(s, k, "keep_names");
+            } else {
+                for (size_t j = 0; j < conf_len(k); j++) {
+                    const struct conf_node *x = conf_at(k, j);
+                    const char *t = conf_text(x);
+                    if (!t || !app_reports(s, t))
+                        fail_at(s.file, conf_line(x),
+                                strf("keep_names lists '%s', which app %s does not report",
+                                     t ? t : "(not a name)", s.app->name));
+                    v.keep.push_back(t);
+                }
+            }
+        }
         if (v.name.empty() || v.name.find_first_not_of(name_chars) != std::string::npos)
             fail_at(s.file, conf_line(n),
                     "variant name '" + v.name +
@@ -655,8 +669,8 @@ static void read_variants(scenario &s, const std::vector<std::string> &sets)
                     s.file, conf_line(n),
                     strf("a variant named '%s' exists already (line %d)", v.name.c_str(), o.line));
         // latency_us_gbe must be one series: the base's or this variant's.
-        for (const char *const *a = s.app->series; a && *a && !v.keep_names; a++)
-            for (const char *const *b = s.app->series; *b; b++)
+        for (const char *const *a = s.app->series; a && *a; a++)
+            for (const char *const *b = s.app->series; *b && !v.keeps(*a); b++)
                 if (std::string(*a) + "_" + v.name == *b)
                     fail_at(s.file, conf_line(n),
                             strf("variant '%s': its series %s_%s would be app %s's series %s; "

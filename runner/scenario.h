@@ -6,6 +6,7 @@
 #include "args.h"
 #include "confptr.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -65,19 +66,32 @@ struct expectation {
 
 // A `variants:` entry: the same platform, app and mapping run again with
 // more overrides; every series of its run is renamed <series>_<name>, or,
-// with keep_names, keeps its name (runs that differ in x extend one series).
+// with keep_names, keeps its name (runs that differ in x extend one series):
+// every series (keep_names: true) or the listed ones (keep_names: [a, b]).
 struct variant {
     std::string name, description;
-    std::vector<std::string> set; // its own set: as "key=value", in file order
-    bool keep_names = false;
+    std::vector<std::string> set;  // its own set: as "key=value", in file order
+    bool keep_names = false;       // true: every series keeps its name
+    std::vector<std::string> keep; // keep_names: [..]: these series do
     int line = 0;
     // What it runs: the scenario's set:, then this set:, then --set applied.
     std::shared_ptr<const scenario> run;
 
     // What its run's series `series` is called in the results.
+    bool keeps(const std::string &series) const
+    {
+        return keep_names || std::find(keep.begin(), keep.end(), series) != keep.end();
+    }
     std::string series_name(const std::string &series) const
     {
-        return keep_names ? series : series + "_" + name;
+        return keeps(series) ? series : series + "_" + name;
+    }
+    // How its series are named, for tables and reports.
+    std::string pattern() const
+    {
+        std::string p = series_name("<series>");
+        for (size_t i = 0; i < keep.size(); i++) p += (i ? ", " : "; kept: ") + keep[i];
+        return p;
     }
 };
 

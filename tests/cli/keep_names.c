@@ -114,6 +114,11 @@ START_TEST(keep_names_rules)
         const char *want;
     } cases[] = {
         {"    keep_names: maybe\n", 8, "'keep_names' must be true or false, not 'maybe'"},
+        {"    keep_names: [roundtrip_ns, nope]\n", 8,
+         "keep_names lists 'nope', which app pingpong does not report"},
+        {"    keep_names: [roundtrip_ns]\nplots:\n  - id: p\n    series: [roundtrip_ns_b2]\n", 11,
+         "plot 'p' names series 'roundtrip_ns_b2', but variant 'b2' keeps its series' names "
+         "(keep_names lists it, "},
         {"    keep_names: true\nplots:\n  - id: p\n    series: [roundtrip_ns_b2]\n", 11,
          "plot 'p' names series 'roundtrip_ns_b2', but variant 'b2' keeps its series' names "
          "(keep_names: true, "},
@@ -146,6 +151,33 @@ START_TEST(keep_names_rules)
 }
 END_TEST
 
+/* keep_names: [series]: the listed series keep their names (here the one
+ * series of pingpong: one series at x 4 and 8, none with _b2). */
+START_TEST(keep_names_list)
+{
+    const char *t = cli_tmp();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/list.yaml", t);
+    cli_write("title: list\n"
+              "platform: ideal\n"
+              "mapping: {ping: 0, pong: 1}\n"
+              "workload: {app: pingpong, args: {sizes: [4], reps: 2, warmup: 1}}\n"
+              "variants:\n"
+              "  - name: b2\n"
+              "    keep_names: [roundtrip_ns]\n"
+              "    set: {args.sizes: 8}\n",
+              "%s", path);
+    struct cli_out r = cli_run("run '%s' --out '%s/out'", path, t);
+    ck_assert_msg(r.status == 0, "exit %d: %s%s", r.status, r.out, r.err);
+    char *c = cli_read("%s/out/list.csv", t);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_msg(strstr(c, "\nroundtrip_ns,4,") && strstr(c, "\nroundtrip_ns,8,") &&
+                      !strstr(c, "_b2"),
+                  "%s", c);
+    cli_done();
+}
+END_TEST
+
 /* The report names the variant with its plain series. */
 START_TEST(report_lists_keep_names)
 {
@@ -168,5 +200,6 @@ void cli_register_keep_names(void)
     tcase_add_test(harness_tcase(s, "keep_names_series"), variants_extend_one_series);
     tcase_add_test(harness_tcase(s, "keep_names_same_x"), same_x_twice_is_an_error);
     tcase_add_test(harness_tcase(s, "keep_names_rules"), keep_names_rules);
+    tcase_add_test(harness_tcase(s, "keep_names_list"), keep_names_list);
     tcase_add_test(harness_tcase(s, "keep_names_report"), report_lists_keep_names);
 }
