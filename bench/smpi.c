@@ -466,6 +466,8 @@ static void run_ipcsim(enum prog p, int round)
     argv[n++] = "--out";
     argv[n++] = dir;
     argv[n++] = "--quiet";
+    argv[n++] = "--variants"; /* the base run alone: the scenario's SRIO series */
+    argv[n++] = "none";
     for (int i = 0; i < g.nset; i++) {
         argv[n++] = "--set";
         argv[n++] = g.set[i];

@@ -50,6 +50,9 @@ static const char usage[] =
     "  --trace-signals GLOB[,GLOB]\n"
     "                    only the VCD signals whose name matches a glob:\n"
     "                    'top.core*.busy', 'top.xbar.*'\n"
+    "  --variants LIST   run the base and only these variants (names, comma\n"
+    "                    separated; 'none': the base alone); the outputs' names\n"
+    "                    carry a tag, as for --set\n"
     "  --quiet           no progress line (shown on a terminal when a run takes\n"
     "                    more than 2 s: simulated time, points, host seconds)\n"
     "\n"
@@ -66,6 +69,8 @@ struct options {
     run_opts run;
     trace_opts trace;
     bool check = false, plot = false, quiet = false;
+    bool some_variants = false; // --variants given
+    std::vector<std::string> variants;
 };
 
 uint64_t parse_seed(const std::string &s)
@@ -114,6 +119,18 @@ options parse(const std::vector<std::string> &args)
             parse_trace_window(value(), o.trace);
         } else if (a == "--trace-signals") {
             parse_trace_signals(value(), o.trace);
+        } else if (a == "--variants") {
+            o.some_variants = true;
+            o.variants.clear();
+            std::string v = value();
+            for (size_t at = 0; at <= v.size();) {
+                size_t e = v.find(',', at);
+                if (e == std::string::npos) e = v.size();
+                std::string n = v.substr(at, e - at);
+                if (n.empty()) fail("--variants: an empty name in '" + v + "'");
+                if (n != "none") o.variants.push_back(n);
+                at = e + 1;
+            }
         } else if (a == "--quiet" && !inline_val) {
             o.quiet = true;
         } else if (a == "--check" && !inline_val) {
@@ -242,9 +259,29 @@ int cmd_run(const std::vector<std::string> &args)
     options o = parse(args);
     if (o.plot) gnuplot_program(); // before a long run, not after
     scenario s = scenario_load(o.file, o.sets);
+    std::vector<std::string> tags = o.sets;
+    if (o.some_variants) {
+        std::vector<variant> keep;
+        for (const std::string &n : o.variants) {
+            auto it = std::find_if(s.variants.begin(), s.variants.end(),
+                                   [&](const variant &v) { return v.name == n; });
+            if (it == s.variants.end()) {
+                std::vector<std::string> names;
+                for (const variant &v : s.variants) names.push_back(v.name);
+                fail("--variants: " + s.file + " has no variant '" + n + "' (" +
+                     (names.empty() ? std::string("it declares none")
+                                    : "variants: " + join(names, ", ")) +
+                     ")");
+            }
+            keep.push_back(*it);
+        }
+        s.variants = keep;
+        tags.push_back("variants=" +
+                       (o.variants.empty() ? std::string("none") : join(o.variants, ",")));
+    }
     // Every output of a run with other settings carries their tags (meta.h):
     // the plots' (write_plots names them by s.stem) and the trace's too.
-    s.stem = output_name(s.stem, o.run.backend, o.run.seed, o.sets);
+    s.stem = output_name(s.stem, o.run.backend, o.run.seed, tags);
     std::unique_ptr<trace_out> trace; // removed again unless the run succeeds
     if (!o.trace.dir.empty()) {
         trace = std::make_unique<trace_out>(o.trace, s);
@@ -263,9 +300,8 @@ int cmd_run(const std::vector<std::string> &args)
            (unsigned long long)o.run.seed, s.overrides.empty() ? "" : ", ",
            join(s.overrides, ", ").c_str());
     for (const variant &v : s.variants)
-        printf("variant %s (series %s): %s%s%s\n", v.name.c_str(),
-               v.pattern().c_str(), join(v.set, ", ").c_str(),
-               v.description.empty() ? "" : "; ", v.description.c_str());
+        printf("variant %s (series %s): %s%s%s\n", v.name.c_str(), v.pattern().c_str(),
+               join(v.set, ", ").c_str(), v.description.empty() ? "" : "; ", v.description.c_str());
     printf("\n");
     if (rows.empty())
         printf("(the app reported no points)\n");

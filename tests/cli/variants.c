@@ -28,6 +28,32 @@ static double value_of(const char *csv, const char *series, const char *x)
     return v;
 }
 
+/* --variants none runs the base alone (its outputs tagged); --variants slow
+ * the base and slow; an unknown name is an error naming the declared ones. */
+START_TEST(only_some_variants)
+{
+    struct cli_out r = run_fixture(VARIANTS, "--variants none --quiet", 0);
+    char *meta = NULL;
+    ck_assert_msg(strstr(r.out, "\nwrote ") && strstr(r.out, "variants+"), "%s", r.out);
+    const char *w = strstr(r.out, "variants+");
+    char stem[64] = "";
+    ck_assert_int_eq(sscanf(w, "%63[^.].csv", stem), 1);
+    char *csv = cli_read("%s/%s.csv", cli_tmp(), stem);
+    ck_assert_ptr_nonnull(csv);
+    ck_assert_msg(strstr(csv, "\nroundtrip_ns,4,") && !strstr(csv, "roundtrip_ns_slow,4,1358,ns"),
+                  "%s", csv);
+    meta = cli_read("%s/%s.meta.yaml", cli_tmp(), stem);
+    ck_assert_msg(meta && !strstr(meta, "\nvariants:\n"), "%s", meta ? meta : "(none)");
+    r = run_fixture(VARIANTS, "--variants slow --quiet", 0);
+    ck_assert_msg(strstr(r.out, "\nvariant slow (series <series>_slow)"), "%s", r.out);
+    r = run_fixture(VARIANTS, "--variants slow,fast", 2);
+    ck_assert_msg(strstr(r.err, "--variants: tests/cli/data/variants.yaml has no variant 'fast' "
+                                "(variants: slow)"),
+                  "%s", r.err);
+    cli_done();
+}
+END_TEST
+
 START_TEST(variant_series_in_one_csv)
 {
     struct cli_out r = run_fixture(VARIANTS, "", 0);
@@ -309,6 +335,7 @@ void cli_register_variants(void)
 {
     Suite *s = harness_suite("cli");
     tcase_add_test(harness_tcase(s, "variants_csv"), variant_series_in_one_csv);
+    tcase_add_test(harness_tcase(s, "variants_only"), only_some_variants);
     tcase_add_test(harness_tcase(s, "variants_check"), check_judges_variant_references);
     tcase_add_test(harness_tcase(s, "variants_set"), set_reaches_variants);
     tcase_add_test(harness_tcase(s, "variants_args"), variant_sets_app_arguments);
