@@ -12,7 +12,7 @@
 #include "../models/iobus.h"
 #include "../models/memory.h"
 #include "../models/srio/bus.h"
-#include "../models/srio/dmac.h"
+#include "../models/dma.h"
 #include "../models/srio/endpoint.h"
 #include "../models/srio/switch.h"
 
@@ -199,8 +199,8 @@ static void build(Build &b, const struct conf *c)
         Memory *priv = b.own(new Memory(("private" + n).c_str(), kern, 0, 0));
         kern.set_core_memory(i, ddr);
         where->set_ddr(i, ddr);
-        SrioDmac *dma = b.own(new SrioDmac(("dma" + n).c_str(), kern, *core,
-                                           (cp.caps & PLAT_CAP_DMA) ? cp.rx_channels : 0, comm_ps));
+        Dma *dma = b.own(new Dma(("dma" + n).c_str(), kern, *core,
+                                 (cp.caps & PLAT_CAP_DMA) ? cp.rx_channels : 0, comm_ps));
         kern.add_core_blocks(core, nullptr, dma);
         SrioBus *bus = b.own(new SrioBus(("bus" + n).c_str(), *where, i, bp));
         SrioEndpoint *e = b.own(new SrioEndpoint(("srio" + n).c_str(), kern, *where, i, ep));

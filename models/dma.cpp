@@ -10,8 +10,9 @@ using namespace sc_core;
 namespace ipcsim
 {
 
-Dma::Dma(sc_module_name name, Kernel &kernel, Core &core, unsigned channels)
-    : sc_module(name), Engine(kernel, core, channels), isock("isock"), ext_(new OpExt)
+Dma::Dma(sc_module_name name, Kernel &kernel, Core &core, unsigned channels, uint64_t take_ps)
+    : sc_module(name), Engine(kernel, core, channels), isock("isock"), take_ps_(take_ps),
+      ext_(new OpExt)
 {
     gp_.set_extension(ext_);
     SC_HAS_PROCESS(Dma);
@@ -25,9 +26,9 @@ uint64_t Dma::reg_ps(RegOp op)
     return op == REG_START || op == REG_SEND ? core_.dma_setup_ps : core_.local_ps;
 }
 
-void Dma::write(void *dst, const void *src, uint64_t n, int core, int dcore)
+void Dma::write(void *dst, const void *src, uint64_t n, int core, int dcore, int op)
 {
-    ext_->reset(OP_NONE);
+    ext_->reset(op);
     ext_->core = core;
     ext_->dcore = dcore;
     gp_set(gp_, false, dst, src, n);
@@ -42,7 +43,7 @@ void Dma::run()
     for (;;) {
         while (!head()) wait(work_);
         DmaDesc *d = head();
-
+        if (take_ps_) wait(ps(take_ps_)); // the processor that takes descriptors first
         if (d->flags & DESC_SEND) {
             Engine &rx = kernel_.engine(d->to_core);
             unsigned c = d->chan;
@@ -50,7 +51,7 @@ void Dma::run()
             rx.claim(c, claimed_);
             RxChan &ch = rx.chan(c);
             // The bytes land in the posted buffer (decoded as the receiver's).
-            write(ch.buf, d->src, std::min(n, ch.cap), d->to_core, me);
+            write(ch.buf, d->src, std::min(n, ch.cap), d->to_core, me, OP_MSG);
             pop();
             rx.filled(c, n);
             done(d);

@@ -17,6 +17,11 @@
  * Every register sequence of the core on its engine costs the core what the
  * platform file says: core.costs.dma_setup for a descriptor, one
  * core.local_latency_ns access for any other (status, post, take, cancel).
+ *
+ * take_ps > 0: a processor takes each descriptor before the engine works on
+ * it, one at a time (mpc8640_srio: the board's communicating core). The
+ * write of a plat_dma_send is an OP_MSG, which a fabric with a message
+ * unit carries as messages (RapidIO) and any other as a plain write.
  */
 #ifndef IPCSIM_MODELS_DMA_H
 #define IPCSIM_MODELS_DMA_H
@@ -33,7 +38,8 @@ class Dma : public sc_core::sc_module, public Engine
   public:
     tlm_utils::simple_initiator_socket<Dma> isock;
 
-    Dma(sc_core::sc_module_name name, Kernel &kernel, Core &core, unsigned channels);
+    Dma(sc_core::sc_module_name name, Kernel &kernel, Core &core, unsigned channels,
+        uint64_t take_ps = 0);
     ~Dma() override;
 
     uint64_t reg_ps(RegOp op) override;
@@ -42,8 +48,9 @@ class Dma : public sc_core::sc_module, public Engine
     void run();
     // One write of n bytes from src to dst through the crossbar. `core` decodes
     // private pointers at the destination, `dcore` at the source.
-    void write(void *dst, const void *src, uint64_t n, int core, int dcore);
+    void write(void *dst, const void *src, uint64_t n, int core, int dcore, int op = OP_NONE);
 
+    uint64_t take_ps_;
     tlm::tlm_generic_payload gp_;
     OpExt *ext_;
     uint32_t bits_ = 0; // the doorbell write's data
