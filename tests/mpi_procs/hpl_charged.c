@@ -132,6 +132,30 @@ static double sim_secs(const struct result *r)
     return t;
 }
 
+/* Charged mode's one-rank time line (T1): the seconds. */
+static double t1_secs(const struct result *r)
+{
+    const char *p = strstr(r->out, "T1 (one rank, charged): ");
+    ck_assert_msg(p, "no T1 line in:\n%s\n%s", r->out, r->err);
+    double t = -1;
+    ck_assert_int_eq(sscanf(p, "T1 (one rank, charged): %lf s", &t), 1);
+    return t;
+}
+
+/* The value of ipcsim's table row "series  x  value" (the first). */
+static double table_value(const struct result *r, const char *series, const char *x)
+{
+    char key[96];
+    snprintf(key, sizeof key, "\n%s ", series);
+    for (const char *p = strstr(r->out, key); p; p = strstr(p + 1, key)) {
+        char sx[32];
+        double v;
+        if (sscanf(p + strlen(key), "%31s %lf", sx, &v) == 2 && strcmp(sx, x) == 0) return v;
+    }
+    ck_assert_msg(0, "no %s at x %s in:\n%s", series, x, r->out);
+    return 0;
+}
+
 /* 1 rank: no messages, so the time is the charged cycles alone. Once with
  * the rates of a BLAS-3 core, once with copies dearest (so the bytes show).
  * The counts add up to HPL's 2/3 N^3 + 3/2 N^2 (+ 5/6 N). */
@@ -159,6 +183,11 @@ START_TEST(hpl_charged_one)
                100 * (got - want) / want, r.secs);
         ck_assert_msg(fabs(got - want) <= 0.01 * want, "%.6f s, expected %.6f s", got, want);
         ck_assert_msg(r.secs < 10, "took %.1f s of host time", r.secs);
+        /* T1, hpl's own sum of the charges, is this run's time; so the
+         * efficiency against it is 100 %. */
+        double t1 = t1_secs(&r);
+        ck_assert_msg(fabs(t1 - got) <= 1e-6 * got, "T1 %.9f s, the run took %.9f s", t1, got);
+        ck_assert_msg(fabs(table_value(&r, "efficiency_pct", "1") - 100) < 1e-3, "%s", r.out);
     }
     /* The control: real mode on the same scenario makes a residual point. */
     struct result r = charged_run(sc, 1, "-n 100 -b 16", NULL);
@@ -188,6 +217,16 @@ START_TEST(hpl_charged_two)
            got, busiest, hi, r.secs);
     ck_assert_msg(got >= busiest && got <= hi, "%.6f s not in [%.6f, %.6f]", got, busiest, hi);
     ck_assert_msg(r.secs < 10, "took %.1f s of host time", r.secs);
+    /* T1 is the one-rank schedule's cycles, the efficiency T1 / (2 T). */
+    struct tally one[RANKS_MAX];
+    double sync1;
+    expect(2000, 64, 1, &c, one, &sync1);
+    double t1 = t1_secs(&r), want1 = cycles(&one[0], &c) / CLOCK_HZ;
+    ck_assert_msg(fabs(t1 - want1) <= 0.01 * want1, "T1 %.6f s, one rank's cycles %.6f s", t1,
+                  want1);
+    double eff = table_value(&r, "efficiency_pct", "2");
+    ck_assert_msg(fabs(eff - 100 * t1 / (2 * got)) < 1e-3 * eff, "efficiency %.4f, T1 / 2T = %.4f",
+                  eff, 100 * t1 / (2 * got));
     struct result again = charged_run(sc, 2, "-n 2000 -b 64 -C charged", &c);
     ck_assert_str_eq(again.out, r.out);
 }
