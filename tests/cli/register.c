@@ -19,4 +19,5 @@ void tests_register(void)
     cli_register_variants();
     cli_register_relations();
     cli_register_keep_names();
+    cli_register_readme();
 }
