@@ -81,6 +81,7 @@ static const struct conf_rule rules[] = {
     {"switch", CONF_T_MAP, true, 1, 0},
     {"switch.mode", CONF_T_STR, true, 1, 0},
     {"switch.latency_ns", CONF_T_NUM, true, 0, MAX_NS},
+    {"switch.cut_through_bytes", CONF_T_INT, true, 1, 512},
     {"devices", CONF_T_MAP, false, 1, 0},
     {"devices.*", CONF_T_ANY, false, 1, 0},
     {nullptr, CONF_T_ANY, false, 0, 0},
@@ -164,6 +165,7 @@ static void build(Build &b, const struct conf *c)
     ep.tx_ps = ns(c, "srio.tx_ns");
     ep.rx_ps = ns(c, "srio.rx_ns");
     ep.outstanding = (int)conf_num(c, "srio.rx_outstanding", 4);
+    ep.head_bytes = (uint64_t)conf_num(c, "switch.cut_through_bytes", 16);
     ep.msg_bytes = (uint64_t)conf_num(c, "srio.message.max_bytes", 4096);
     ep.msg_ps = ns(c, "srio.message.setup_ns");
     ep.swrite = strcmp(conf_str(c, "srio.bulk_write", "nwrite"), "swrite") == 0;
@@ -187,9 +189,10 @@ static void build(Build &b, const struct conf *c)
     where->set_regions(regions);
     where->regions.bind(regions->tsock); // its accesses go through the boards' buses
 
-    SrioSwitch *sw = b.own(new SrioSwitch(
-        "switch", boards, link_ps_per_byte,
-        strcmp(conf_str(c, "switch.mode", ""), "cut_through") == 0, ns(c, "switch.latency_ns")));
+    SrioSwitch *sw =
+        b.own(new SrioSwitch("switch", boards, link_ps_per_byte,
+                             strcmp(conf_str(c, "switch.mode", ""), "cut_through") == 0,
+                             ns(c, "switch.latency_ns"), ep.head_bytes));
     const uint64_t bytes = (uint64_t)conf_num(c, "memory.bytes", 0);
     for (int i = 0; i < boards; i++) {
         const std::string n = std::to_string(i);
@@ -203,7 +206,7 @@ static void build(Build &b, const struct conf *c)
                                  (cp.caps & PLAT_CAP_DMA) ? cp.rx_channels : 0, comm_ps));
         kern.add_core_blocks(core, nullptr, dma);
         SrioBus *bus = b.own(new SrioBus(("bus" + n).c_str(), *where, i, bp));
-        SrioEndpoint *e = b.own(new SrioEndpoint(("srio" + n).c_str(), kern, *where, i, ep));
+        SrioEndpoint *e = b.own(new SrioEndpoint(("srio" + n).c_str(), *where, i, ep));
         core->mem.bind(bus->tsock);
         dma->isock.bind(bus->tsock);
         e->mem.bind(bus->tsock);

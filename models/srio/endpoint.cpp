@@ -1,8 +1,6 @@
 // endpoint.cpp -- a board's SRIO endpoint: packets out, packets in, responses.
 #include "endpoint.h"
 
-#include "../kernel.h"
-
 #include <algorithm>
 #include <cstring>
 
@@ -11,10 +9,10 @@ using namespace sc_core;
 namespace ipcsim
 {
 
-SrioEndpoint::SrioEndpoint(sc_module_name name, Kernel &kernel, const SrioBoards &boards, int board,
+SrioEndpoint::SrioEndpoint(sc_module_name name, const SrioBoards &boards, int board,
                            const SrioEndpointParams &p)
-    : sc_module(name), tsock("tsock"), out("out"), in("in"), mem("mem"), kernel_(kernel),
-      boards_(boards), board_(board), p_(p), workers_((size_t)std::max(1, p.outstanding))
+    : sc_module(name), tsock("tsock"), out("out"), in("in"), mem("mem"), boards_(boards),
+      board_(board), p_(p), workers_((size_t)std::max(1, p.outstanding))
 {
     tx_.ps_per_byte = p.ps_per_byte;
     tsock.register_b_transport(this, &SrioEndpoint::outbound);
@@ -54,7 +52,7 @@ uint64_t SrioEndpoint::send(SrioPkt &p, uint64_t ready)
         wait(ps(t - now));
     }
     uint64_t start = tx_.take(now_ps(), p.wire);
-    p.head = start + tx_.ser(std::min(p.wire, SRIO_HEAD_BYTES));
+    p.head = start + tx_.ser(std::min(p.wire, p_.head_bytes));
     p.tail = tx_.free_ps;
     out_gp_.set_extension(&p);
     sc_time d = SC_ZERO_TIME;

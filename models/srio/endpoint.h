@@ -46,17 +46,16 @@
 namespace ipcsim
 {
 
-class Kernel;
-
 struct SrioEndpointParams {
     SrioFormat format;
     double ps_per_byte = 0; // the link, each direction
     uint64_t tx_ps = 0;     // an access to its first packet on the lane
     uint64_t rx_ps = 0;     // a packet's last byte to its access on memory
     uint64_t msg_bytes = 4096;
-    uint64_t msg_ps = 0; // the message unit's work per message (descriptor)
-    bool swrite = false; // bulk writes as SWRITE instead of NWRITE
-    int outstanding = 4; // inbound accesses on memory at once
+    uint64_t msg_ps = 0;      // the message unit's work per message (descriptor)
+    bool swrite = false;      // bulk writes as SWRITE instead of NWRITE
+    int outstanding = 4;      // inbound accesses on memory at once
+    uint64_t head_bytes = 16; // a packet's head (switch.cut_through_bytes)
 };
 
 // A requester waiting for `pending` responses.
@@ -74,10 +73,8 @@ class SrioEndpoint : public sc_core::sc_module
     tlm_utils::simple_target_socket<SrioEndpoint> in;     // from the switch
     tlm_utils::simple_initiator_socket<SrioEndpoint> mem; // inbound accesses, to the bus
 
-    SrioEndpoint(sc_core::sc_module_name name, Kernel &kernel, const SrioBoards &boards, int board,
+    SrioEndpoint(sc_core::sc_module_name name, const SrioBoards &boards, int board,
                  const SrioEndpointParams &p);
-
-    const SrioLane &tx() const { return tx_; }
 
   private:
     void outbound(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
@@ -98,7 +95,6 @@ class SrioEndpoint : public sc_core::sc_module
     void message(int dst, unsigned char *addr, const unsigned char *data, uint64_t n, int core);
     void access(Worker &w, SrioPkt &p); // an inbound packet's access on this board's memory
 
-    Kernel &kernel_;
     const SrioBoards &boards_;
     const int board_;
     SrioEndpointParams p_;

@@ -33,7 +33,6 @@ struct SrioLinkParams {
 struct SrioLane {
     double ps_per_byte = 0;
     uint64_t free_ps = 0;
-    uint64_t packets = 0, bytes = 0; // carried (statistics)
 
     uint64_t ser(uint64_t wire) const { return (uint64_t)std::llround((double)wire * ps_per_byte); }
     // Take the lane for a packet of `wire` bytes ready at `ready`: returns
@@ -42,8 +41,6 @@ struct SrioLane {
     {
         uint64_t start = std::max(ready, free_ps);
         free_ps = start + ser(wire);
-        packets++;
-        bytes += wire;
         return start;
     }
 };

@@ -51,9 +51,6 @@ struct SrioFormat {
     }
 };
 
-// The bytes a cut-through hop needs before it can route a packet.
-constexpr uint64_t SRIO_HEAD_BYTES = 16;
-
 struct SrioReply; // a requester waiting for responses (endpoint.h)
 
 // One packet in flight: the record the endpoints and the switch pass in a

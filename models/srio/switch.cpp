@@ -5,9 +5,9 @@ namespace ipcsim
 {
 
 SrioSwitch::SrioSwitch(sc_core::sc_module_name name, int ports, double ps_per_byte,
-                       bool cut_through, uint64_t latency_ps)
+                       bool cut_through, uint64_t latency_ps, uint64_t head_bytes)
     : sc_module(name), in("in"), out("out"), egress_((size_t)ports), cut_(cut_through),
-      latency_ps_(latency_ps)
+      latency_ps_(latency_ps), head_(head_bytes)
 {
     for (SrioLane &l : egress_) l.ps_per_byte = ps_per_byte;
     in.register_b_transport(this, &SrioSwitch::b_transport);
@@ -24,7 +24,7 @@ void SrioSwitch::b_transport(int, tlm::tlm_generic_payload &gp, sc_core::sc_time
         end = p->tail + latency_ps_;
         eg.free_ps = end;
     }
-    p->head = start + eg.ser(std::min<uint64_t>(p->wire, SRIO_HEAD_BYTES));
+    p->head = start + eg.ser(std::min(p->wire, head_));
     p->tail = end;
     out[(size_t)p->dst]->b_transport(gp, delay);
 }

@@ -38,17 +38,16 @@ class SrioSwitch : public sc_core::sc_module
                                                   sc_core::SC_ZERO_OR_MORE_BOUND>
         out;
 
+    // head_bytes: what a cut-through port needs of a packet before it routes it.
     SrioSwitch(sc_core::sc_module_name name, int ports, double ps_per_byte, bool cut_through,
-               uint64_t latency_ps);
-
-    const SrioLane &egress(int port) const { return egress_[(size_t)port]; }
+               uint64_t latency_ps, uint64_t head_bytes);
 
   private:
     void b_transport(int port, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
 
     std::vector<SrioLane> egress_;
     bool cut_;
-    uint64_t latency_ps_;
+    uint64_t latency_ps_, head_;
 };
 
 } // namespace ipcsim

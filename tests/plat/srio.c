@@ -14,10 +14,8 @@
 #include <sys/wait.h>
 
 #define SETS_MAX 8
-/* The bytes a cut-through switch needs before it routes a packet (its
- * header: models/srio/packet.h SRIO_HEAD_BYTES; a model constant, not a file
- * value). */
-#define SRIO_HEAD 16
+/* The bytes a cut-through switch needs before it routes a packet. */
+#define SRIO_HEAD(f) num(f, "switch.cut_through_bytes")
 
 /* What one run measured (ns), written by the cores into the shared page. */
 struct srio_res {
@@ -317,8 +315,8 @@ static double turnaround(const void *f)
     double mem = num(f, "board.bus_latency_ns") + mp * 1e3 / num(f, "memory.bandwidth_MBps") +
                  num(f, "memory.latency_ns");
     return num(f, "srio.message.setup_ns") + num(f, "srio.tx_ns") + segs * ser(f, w) + hop +
-           (saf ? ser(f, w) : ser(f, SRIO_HEAD)) + num(f, "srio.rx_ns") + mem + ser(f, rsp) + hop +
-           (saf ? ser(f, rsp) : ser(f, SRIO_HEAD)) + num(f, "srio.rx_ns");
+           (saf ? ser(f, w) : ser(f, SRIO_HEAD(f))) + num(f, "srio.rx_ns") + mem + ser(f, rsp) +
+           hop + (saf ? ser(f, rsp) : ser(f, SRIO_HEAD(f))) + num(f, "srio.rx_ns");
 }
 
 START_TEST(message_turnaround)
@@ -357,8 +355,8 @@ START_TEST(store_and_forward_delay)
     const char *cut[] = {"srio.lanes",  "1", "srio.lane_gbaud", "1.25", "switch.mode",
                          "cut_through", NULL};
     struct file f = file_of(saf);
-    double d8 = ser(&f, wire(&f, "nwrite", 8)) - ser(&f, SRIO_HEAD);
-    double d256 = ser(&f, wire(&f, "nwrite", 256)) - ser(&f, SRIO_HEAD);
+    double d8 = ser(&f, wire(&f, "nwrite", 8)) - ser(&f, SRIO_HEAD(&f));
+    double d256 = ser(&f, wire(&f, "nwrite", 256)) - ser(&f, SRIO_HEAD(&f));
     file_done(&f);
     double g8 = measure(WHAT_DMA, 8, saf).arrive_ns - measure(WHAT_DMA, 8, cut).arrive_ns;
     double g256 = measure(WHAT_DMA, 256, saf).arrive_ns - measure(WHAT_DMA, 256, cut).arrive_ns;
