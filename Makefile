@@ -33,7 +33,7 @@ SAN_asan := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 SAN_tsan := -fsanitize=thread
 SANFLAGS := $(SAN_$(SAN))
 
-CPPFLAGS += -Iinclude -Imcapi_ref/include -Icoro/include -MMD -MP
+CPPFLAGS += -Iinclude -Imcapi_ref/include -Icoro/include -Iem/include -MMD -MP
 CFLAGS += -std=c11 $(WARN) $(OPT) $(SANFLAGS) -fPIC
 CXXFLAGS += -std=c++17 $(WARN) $(OPT) $(SANFLAGS) -fPIC
 LDFLAGS += $(SANFLAGS)
@@ -54,6 +54,8 @@ MCAPI_SRC := $(wildcard mcapi_ref/top/*.c mcapi_ref/transport/*.c mcapi_ref/tran
 # XMCAPI) in libxmcapi.a. Why a table and not code: docs/mcapi.md.
 XMCAPI_SRC := $(filter-out mcapi_ref/transport/transports.c,$(MCAPI_SRC)) $(wildcard xmcapi/*.c)
 CORO_SRC := $(wildcard coro/*.c)
+# em: the Event Machine (em/examples/ holds programs, not library code).
+EM_SRC := $(wildcard em/*.c)
 EXAMPLE_SRC := $(wildcard mcapi_ref/examples/*.c)
 CONF_SRC := $(wildcard conf/*.cpp)
 SIM_SRC := $(wildcard plat/sim/*.cpp) $(wildcard models/*.cpp) $(wildcard models/*/*.cpp) \
@@ -76,13 +78,14 @@ obj = $(patsubst %,$(BUILD)/obj/%.o,$(basename $(1)))
 # share a base name, or one would silently replace the other.
 dupes = $(strip $(foreach n,$(sort $(notdir $(basename $(1)))),\
     $(if $(filter-out 1,$(words $(filter %/$(n),$(basename $(1))))),$(n))))
-$(foreach l,LIB_SRC MCAPI_SRC XMCAPI_SRC CORO_SRC CONF_SRC SIM_SRC APPS_SRC,$(if $(call dupes,$($(l))),\
+$(foreach l,LIB_SRC MCAPI_SRC XMCAPI_SRC CORO_SRC EM_SRC CONF_SRC SIM_SRC APPS_SRC,$(if $(call dupes,$($(l))),\
     $(error $(l): sources share a base name: $(call dupes,$($(l))))))
 
 LIB := $(BUILD)/lib/libipcsim.a
 MCAPI_LIB := $(BUILD)/lib/libmcapi.a
 XMCAPI_LIB := $(BUILD)/lib/libxmcapi.a
 CORO_LIB := $(BUILD)/lib/libcoro.a
+EM_LIB := $(BUILD)/lib/libem.a
 CONF_LIB := $(BUILD)/lib/libipcsim_conf.a
 SIM_LIB := $(BUILD)/lib/libipcsim_sim.a
 APPS_LIB := $(BUILD)/lib/libipcsim_apps.a
@@ -93,7 +96,7 @@ BINS := $(patsubst bin/%.c,$(BUILD)/bin/%,$(BIN_SRC))
 TESTS := $(addprefix $(BUILD)/tests/,$(TEST_DIRS))
 
 # Everything a run needs, in link order (apps call libraries call plat).
-RUN_LIBS := $(APPS_LIB) $(XMCAPI_LIB) $(CORO_LIB) $(SIM_LIB) $(CONF_LIB) $(LIB)
+RUN_LIBS := $(APPS_LIB) $(XMCAPI_LIB) $(CORO_LIB) $(EM_LIB) $(SIM_LIB) $(CONF_LIB) $(LIB)
 RUN_LDLIBS := $(SYSTEMC_LIBS) $(LDLIBS)
 
 .PHONY: FORCE all test test-run test-net test-ports lint results check-results bench deps deps-ok install clean format footprint \
@@ -101,7 +104,7 @@ RUN_LDLIBS := $(SYSTEMC_LIBS) $(LDLIBS)
 # Keep object files make considers intermediate (test objects), so nothing rebuilds twice.
 .SECONDARY:
 .DEFAULT_GOAL := all
-all: $(LIB) $(MCAPI_LIB) $(XMCAPI_LIB) $(CORO_LIB) $(CONF_LIB) $(SIM_LIB) $(APPS_LIB) $(IPCSIM) $(BENCHES) \
+all: $(LIB) $(MCAPI_LIB) $(XMCAPI_LIB) $(CORO_LIB) $(EM_LIB) $(CONF_LIB) $(SIM_LIB) $(APPS_LIB) $(IPCSIM) $(BENCHES) \
     $(EXAMPLES) $(BINS) $(TESTS)
 
 # The transport interface, mcapi_ref/transport/mcapi_transport.h, is included
@@ -123,6 +126,7 @@ $(LIB): $(call obj,$(LIB_SRC))
 $(MCAPI_LIB): $(call obj,$(MCAPI_SRC))
 $(XMCAPI_LIB): $(call obj,$(XMCAPI_SRC))
 $(CORO_LIB): $(call obj,$(CORO_SRC))
+$(EM_LIB): $(call obj,$(EM_SRC))
 $(CONF_LIB): $(call obj,$(CONF_SRC))
 $(SIM_LIB): $(call obj,$(SIM_SRC))
 $(APPS_LIB): $(call obj,$(APPS_SRC))
