@@ -147,8 +147,8 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
     uint32_t epoch = plat_event_epoch(&sh->work);
     int burst = opt->burst_size ? opt->burst_size : 1;
     int qi = schedule(sh, c, burst);
-    int egrp[EM_EO_MULTIRCV_MAX_EVENTS];
-    uint64_t gen[EM_EO_MULTIRCV_MAX_EVENTS];
+    int egrp[EM_EO_MULTIRCV_MAX_EVENTS] = {0};
+    uint64_t gen[EM_EO_MULTIRCV_MAX_EVENTS] = {0};
     struct em_eo eo;
     struct em_queue *q = qi >= 0 ? &sh->q[qi] : NULL;
     if (q) {
