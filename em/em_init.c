@@ -162,6 +162,7 @@ em_status_t em_term_core(void)
         return em_err(EM_ERR_BAD_STATE, EM_ESCOPE_TERM_CORE,
                       "em_term_core: plat core %d is not an EM core", plat_core());
     struct em_shared *sh = em_sh();
+    em_eo_run_pending(sh, c); /* local stops due here, so that stop_sync elsewhere ends */
     plat_mutex_lock(&sh->lock);
     c->termed = 1;
     if (c->pre_buf) plat_local_free(c->pre_buf);
