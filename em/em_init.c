@@ -150,6 +150,7 @@ em_status_t em_init_core(void)
     c->id = id;
     c->plat_core = plat_core();
     c->hwq = hq;
+    em_eo_core_joined(sh, c);
     plat_mutex_unlock(&sh->lock);
     *plat_core_slot(PLAT_SLOT_EM) = c;
     return EM_OK;

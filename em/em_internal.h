@@ -215,6 +215,9 @@ em_status_t em_send_one(em_event_t event, em_queue_t queue, em_event_group_t egr
 void em_preload_writeback(struct em_core *c, struct em_ev *ev);
 /* Run this core's pending EO local starts / stops (lock not held). */
 void em_eo_run_pending(struct em_shared *sh, struct em_core *c);
+/* em_init_core, lock held: the joining core owes the local starts of the
+ * EOs already started. */
+void em_eo_core_joined(struct em_shared *sh, struct em_core *c);
 /* Register a queue in its priority list (lock held). */
 void em_sched_add_queue(struct em_shared *sh, int qi);
 void em_sched_remove_queue(struct em_shared *sh, int qi);
