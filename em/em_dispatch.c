@@ -206,6 +206,7 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
     c->cur_eo = c->cur_q = 0;
     c->ncur = 0;
     plat_mutex_unlock(&sh->lock);
+    em_report_deferred(c);
     output_drain(sh, c, opt);
     return n;
 }
@@ -367,6 +368,7 @@ void em_ordered_processing_end(void)
     plat_mutex_lock(&sh->lock);
     em_ordered_end_locked(sh, em_self());
     plat_mutex_unlock(&sh->lock);
+    em_report_deferred(em_self());
 }
 
 void em_preschedule(void) {}

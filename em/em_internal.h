@@ -143,6 +143,9 @@ struct em_core {
     struct em_ev *local_head, *local_tail; /* events of LOCAL queues */
     int pending_ops;                       /* EO local starts/stops to run */
     int egrp_iter, pad;
+    /* an error found with the lock held, reported once it is released */
+    em_status_t deferred;
+    em_escope_t deferred_escope;
 };
 
 struct em_shared {
@@ -177,6 +180,9 @@ struct em_core *em_self(void);
 /* Errors: report after the lock is released. */
 em_status_t em_err(em_status_t err, em_escope_t escope, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Report the error deferred by a *_locked function (lock not held). */
+void em_report_deferred(struct em_core *c);
 
 /* Handle <-> index (-1 for a bad handle). */
 int em_queue_idx(struct em_shared *sh, em_queue_t q);

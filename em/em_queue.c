@@ -314,9 +314,8 @@ static void flush_slot(struct em_shared *sh, struct em_core *c, struct em_order_
         ev->state = EV_USER;
         if (em_enqueue_locked(sh, c, ev, ev->held_q) != EM_OK) {
             em_ev_free_locked(sh, ev);
-            em_err(EM_ERR_OPERATION_FAILED, EM_ESCOPE_IPCSIM_SCHED,
-                   "an ordered send held until its turn could not be queued (queue deleted or "
-                   "full); the event was freed");
+            c->deferred = EM_ERR_OPERATION_FAILED;
+            c->deferred_escope = EM_ESCOPE_IPCSIM_SCHED;
         }
     }
     s->tail = NULL;
