@@ -130,7 +130,7 @@ static void atomic_release_locked(struct em_shared *sh, struct em_core *c)
     q->held = 0;
     if (q->agrp) sh->ag[q->agrp - 1].held = 0;
     c->atomic_q = 0;
-    plat_event_notify(&sh->work);
+    em_wake_locked(sh);
 }
 
 static void output_drain(struct em_shared *sh, struct em_core *c, const em_dispatch_opt_t *opt)
@@ -152,6 +152,7 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
          em_core_mask_isset(c->id, &sh->conf.input.input_poll_mask)))
         sh->conf.input.input_poll_fn();
     plat_mutex_lock(&sh->lock);
+    if (c->waiting) sh->waiters--, c->waiting = 0;
     uint32_t epoch = plat_event_epoch(&sh->work);
     int qi = schedule(sh, c);
     int egrp[EM_EO_MULTIRCV_MAX_EVENTS] = {0};
@@ -170,6 +171,9 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
         c->cur_q = qi + 1;
         c->egrp = egrp[0];
         c->egrp_gen = gen[0];
+    } else {
+        /* counted before the lock is released: a send from now on wakes us */
+        sh->waiters++, c->waiting = 1;
     }
     plat_mutex_unlock(&sh->lock);
     if (!q) {

@@ -166,6 +166,7 @@ em_status_t em_term_core(void)
     em_eo_run_pending(sh, c); /* local stops due here, so that stop_sync elsewhere ends */
     plat_mutex_lock(&sh->lock);
     c->termed = 1;
+    if (c->waiting) sh->waiters--, c->waiting = 0;
     if (c->pre_buf) plat_local_free(c->pre_buf);
     c->pre_buf = NULL;
     plat_mutex_unlock(&sh->lock);

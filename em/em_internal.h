@@ -142,7 +142,8 @@ struct em_core {
     size_t pre_cap;
     struct em_ev *local_head, *local_tail; /* events of LOCAL queues */
     int pending_ops;                       /* EO local starts/stops to run */
-    int egrp_iter, pad;
+    int egrp_iter;
+    int waiting; /* counted in sh->waiters (an idle round's wait) */
     /* an error found with the lock held, reported once it is released */
     em_status_t deferred;
     em_escope_t deferred_escope;
@@ -158,6 +159,7 @@ struct em_shared {
     em_conf_t conf;
     plat_mutex lock;
     plat_event work; /* advanced on every change that may make work ready */
+    int waiters;     /* cores in (or entering) an idle wait on work */
     em_error_handler_t errh;
     em_dispatch_enter_func_t enter_cb[EM_CALLBACKS_MAX];
     em_dispatch_exit_func_t exit_cb[EM_CALLBACKS_MAX];
@@ -180,6 +182,12 @@ struct em_core *em_self(void);
 /* Errors: report after the lock is released. */
 em_status_t em_err(em_status_t err, em_escope_t escope, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Lock held: wake idle dispatchers, if any (work became ready). */
+static inline void em_wake_locked(struct em_shared *sh)
+{
+    if (sh->waiters) plat_event_notify(&sh->work);
+}
 
 /* Report the error deferred by a *_locked function (lock not held). */
 void em_report_deferred(struct em_core *c);

@@ -273,7 +273,7 @@ em_status_t em_enqueue_locked(struct em_shared *sh, struct em_core *c, struct em
     }
     ev->state = EV_QUEUED;
     q->nqueued++;
-    plat_event_notify(&sh->work);
+    em_wake_locked(sh);
     return EM_OK;
 }
 
@@ -335,5 +335,5 @@ void em_ordered_end_locked(struct em_shared *sh, struct em_core *c)
         q->release++;
     }
     if (q->release != q->next_ticket) flush_slot(sh, c, &q->slot[q->release % EM_ORDER_WINDOW]);
-    plat_event_notify(&sh->work);
+    em_wake_locked(sh);
 }
