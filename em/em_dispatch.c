@@ -146,7 +146,7 @@ static void output_drain(struct em_shared *sh, struct em_core *c, const em_dispa
 static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch_opt_t *opt,
                       uint64_t wait_ns)
 {
-    if (c->pending_ops) em_eo_run_pending(sh, c);
+    if (plat_load64(&c->pending_ops)) em_eo_run_pending(sh, c);
     if (sh->conf.input.input_poll_fn && !opt->skip_input_poll &&
         (em_core_mask_iszero(&sh->conf.input.input_poll_mask) ||
          em_core_mask_isset(c->id, &sh->conf.input.input_poll_mask)))
