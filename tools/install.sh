@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # install.sh -- copy the built tree to $PREFIX (called by `make install`).
 #   include/ipcsim/*.h, include/mcapi/*.h, include/coro/coro.h,
-#   include/mpi_lite/{mpi.h,mpi_lite.h}, lib/lib*.a (libmpi_lite.a among them),
+#   include/mpi_lite/{mpi.h,mpi_lite.h}, include/event_machine.h and
+#   include/event_machine/ (em), lib/lib*.a (libmpi_lite.a and libem.a among them),
 #   bin/ipcsim, bin/xmcapi-echo, bin/xmcapi-ping, bin/mpicc (bin/mpi/mpicc.in
 #   with the prefix filled in), bin/mpirun,
-#   share/ipcsim/{platforms,scenarios}, lib/pkgconfig/{ipcsim,ipcsim-sim,mcapi,xmcapi,coro,mpi_lite}.pc
+#   share/ipcsim/{platforms,scenarios}, lib/pkgconfig/{ipcsim,ipcsim-sim,mcapi,xmcapi,coro,mpi_lite,em}.pc
 set -euo pipefail
 : "${PREFIX:?}" "${BUILD:=build}"
 cd "$(dirname "$0")/.."
@@ -19,6 +20,11 @@ install -d "$dest/include/coro"
 install -m 644 coro/include/coro.h "$dest/include/coro/"
 install -m 644 "$BUILD"/lib/libipcsim*.a "$BUILD"/lib/libmcapi.a "$BUILD"/lib/libxmcapi.a \
     "$BUILD"/lib/libcoro.a "$dest/lib/"
+# em: event_machine.h at the top of include/ (programs write
+# #include <event_machine.h>, as with em-odp) and its tree beside it.
+install -m 644 em/include/event_machine.h "$dest/include/"
+(cd em/include && find event_machine -name '*.h' -exec install -D -m 644 {} "$dest/include/{}" \;)
+install -m 644 "$BUILD/lib/libem.a" "$dest/lib/"
 install -m 755 "$BUILD/ipcsim" "$BUILD/bin/xmcapi-echo" "$BUILD/bin/xmcapi-ping" "$dest/bin/"
 # mpi_lite: mpi.h in a directory of its own, so that it never clashes with
 # another MPI's /usr/include/mpi.h.
@@ -116,5 +122,18 @@ Version: $version
 Requires: ipcsim
 Cflags: -I\${includedir}/mpi_lite
 Libs: -L\${libdir} -lmpi_lite -lm
+PC
+# em: Event Machine programs (#include <event_machine.h>, em-odp 3.x API).
+cat > "$dest/lib/pkgconfig/em.pc" <<PC
+prefix=$PREFIX
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: em
+Description: an Event Machine with the em-odp 3.x API (ipcsim em) on the ipcsim platform interface
+Version: $version
+Requires: ipcsim
+Cflags: -I\${includedir}
+Libs: -L\${libdir} -lem
 PC
 echo "installed to $dest"
