@@ -14,7 +14,7 @@
  *   Z[f]  every seq once (a bitmap), then the event goes round again as the
  *         flow's next seq until the flow has had its share.
  * Events: EM_STRESS_NATIVE natively (default 10^6 in the plain build, less
- * in the sanitizer trees), EM_STRESS_SIM in simulation (default 20000: about
+ * in the sanitizer trees), EM_STRESS_SIM in simulation (default 50000: about
  * 20 s in the ASan tree); ST_W per flow in flight.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
@@ -34,7 +34,7 @@
 #else
 #define ST_NATIVE 1000000
 #endif
-#define ST_SIM 20000
+#define ST_SIM 50000
 
 struct st_ctx {
     uint64_t per_flow;
