@@ -301,7 +301,7 @@ void et_queue_cases(void)
         {.name = "eo_start_stop", .core = case_eo_start_stop, .cores = 4},
     };
     harness_add_cases("em", cases, HARNESS_COUNT(cases));
-    /* Known to fail against the library merged last (em-core 79263b3): em_eo_start_sync
+    /* Known to fail against the library merged last (em-core ed5bf68): em_eo_start_sync
      * does not wait for the other cores' local starts, and a core receives the EO's events
      * while it is still STARTING. EM_TESTS_PENDING=1 runs them. */
     static const struct harness_case pending[] = {
