@@ -49,22 +49,18 @@ static em_eo_t create(const char *name, const struct em_eo *tmpl, em_escope_t es
                EM_EO_UNDEF;
     plat_mutex_lock(&sh->lock);
     int ei = -1;
-    const char *why = NULL;
-    for (int i = 0; name && *name && i < EM_MAX_EOS; i++)
-        if (sh->eo[i].used && strcmp(sh->eo[i].name, name) == 0) why = "the name is in use";
-    for (int i = 0; !why && i < EM_MAX_EOS && ei < 0; i++)
+    for (int i = 0; i < EM_MAX_EOS && ei < 0; i++)
         if (!sh->eo[i].used) ei = i;
-    if (!why && ei < 0) why = "all EM_MAX_EOS EOs are in use";
-    if (!why) {
+    if (ei >= 0) { /* names need not be unique (em-odp's em_eo_find takes the first) */
         sh->eo[ei] = *tmpl;
         sh->eo[ei].used = 1;
         sh->eo[ei].state = EM_EO_STATE_CREATED;
         snprintf(sh->eo[ei].name, sizeof(sh->eo[ei].name), "%s", name ? name : "");
     }
     plat_mutex_unlock(&sh->lock);
-    if (why)
-        return em_err(ei < 0 ? EM_ERR_ALLOC_FAILED : EM_ERR_BAD_ARG, escope,
-                      "em_eo_create(\"%s\"): %s", name ? name : "", why),
+    if (ei < 0)
+        return em_err(EM_ERR_ALLOC_FAILED, escope, "em_eo_create(\"%s\"): all %d EOs are in use",
+                      name ? name : "", EM_MAX_EOS),
                EM_EO_UNDEF;
     return eo_hdl(ei);
 }
@@ -332,15 +328,27 @@ void em_eo_run_pending(struct em_shared *sh, struct em_core *c)
         }
         plat_mutex_unlock(&sh->lock);
         if (stop) {
+            /* Stopped before the global stop runs, as em-odp: the stop
+             * function may delete the EO (hello's does), so its name and
+             * notifications are taken first. */
+            char name[sizeof e->name];
+            int num_notif = e->num_notif;
+            em_notif_t notif[EM_EVENT_GROUP_MAX_NOTIF];
+            plat_mutex_lock(&sh->lock);
+            snprintf(name, sizeof name, "%s", e->name);
+            for (int i = 0; i < num_notif; i++) notif[i] = e->notif[i];
+            e->state = EM_EO_STATE_CREATED;
+            e->in_stop = 1;
+            plat_mutex_unlock(&sh->lock);
             c->cur_eo = ei + 1;
             r = stop(ctx, eo_hdl(ei));
             c->cur_eo = saved;
             if (r != EM_OK)
-                em_err(r, EM_ESCOPE_EO_STOP_DONE_CB, "EO \"%s\": stop returned 0x%" PRIx32, e->name,
+                em_err(r, EM_ESCOPE_EO_STOP_DONE_CB, "EO \"%s\": stop returned 0x%" PRIx32, name,
                        r);
             plat_mutex_lock(&sh->lock);
-            e->state = EM_EO_STATE_CREATED;
-            nerr = em_notif_send_locked(sh, c, e->num_notif, e->notif);
+            e->in_stop = 0;
+            nerr = em_notif_send_locked(sh, c, num_notif, notif);
             plat_mutex_unlock(&sh->lock);
         }
         if (nerr)
@@ -397,9 +405,24 @@ em_status_t em_eo_start(em_eo_t eo, em_status_t *result, const em_eo_conf_t *con
     return EM_OK;
 }
 
+/* As em-odp: returns once every EM core has run the EO's local start, so
+ * the other cores must be dispatching meanwhile (as for em_eo_stop_sync). */
 em_status_t em_eo_start_sync(em_eo_t eo, em_status_t *result, const em_eo_conf_t *conf)
 {
-    return em_eo_start(eo, result, conf, 0, NULL);
+    em_status_t err = em_eo_start(eo, result, conf, 0, NULL);
+    if (err != EM_OK) return err;
+    struct em_shared *sh = em_sh();
+    struct em_core *c = em_self();
+    int ei = em_eo_idx(sh, eo);
+    for (;;) {
+        uint32_t epoch = plat_event_epoch(&sh->work);
+        plat_mutex_lock(&sh->lock);
+        int done = ei < 0 || !sh->eo[ei].used || sh->eo[ei].state != EM_EO_STATE_STARTING;
+        plat_mutex_unlock(&sh->lock);
+        if (done) return EM_OK;
+        em_eo_run_pending(sh, c);
+        plat_event_wait(&sh->work, epoch, EM_IDLE_SLICE_NS);
+    }
 }
 
 static em_status_t stop(em_eo_t eo, int num_notif, const em_notif_t notif_tbl[], int sync,
@@ -434,7 +457,9 @@ static em_status_t stop(em_eo_t eo, int num_notif, const em_notif_t notif_tbl[],
     while (sync) {
         uint32_t epoch = plat_event_epoch(&sh->work);
         plat_mutex_lock(&sh->lock);
-        int done = sh->eo[ei].state == EM_EO_STATE_CREATED;
+        /* done: stopped and its global stop returned (or it deleted itself) */
+        int done =
+            !sh->eo[ei].used || (sh->eo[ei].state == EM_EO_STATE_CREATED && !sh->eo[ei].in_stop);
         plat_mutex_unlock(&sh->lock);
         if (done) break;
         em_eo_run_pending(sh, c);
@@ -491,8 +516,7 @@ uint64_t em_eo_to_u64(em_eo_t eo)
 int em_eo_dispatchable(const struct em_shared *sh, int ei, int core)
 {
     const struct em_eo *e = &sh->eo[ei];
-    return (e->state == EM_EO_STATE_RUNNING || e->state == EM_EO_STATE_STARTING) &&
-           bit(e->started, core);
+    return e->state == EM_EO_STATE_RUNNING && bit(e->started, core);
 }
 
 /* em_init_core (lock held): the new core owes the local start of every EO

@@ -40,8 +40,6 @@ em_queue_group_t em_queue_group_create(const char *name, const em_core_mask_t *m
     plat_mutex_lock(&sh->lock);
     const char *why = NULL;
     int gi = -1;
-    for (int i = 0; name && *name && i <= EM_QGROUPS; i++)
-        if (sh->qgrp[i].used && strcmp(sh->qgrp[i].name, name) == 0) why = "the name is in use";
     for (int i = 1; !why && i <= EM_QGROUPS && gi < 0; i++)
         if (!sh->qgrp[i].used) gi = i;
     if (!why && gi < 0) why = "no queue group left";
@@ -155,8 +153,6 @@ em_atomic_group_t em_atomic_group_create(const char *name, em_queue_group_t queu
     plat_mutex_lock(&sh->lock);
     int gi = em_qgrp_idx(sh, queue_group), ai = -1;
     const char *why = gi < 0 ? "no such queue group" : NULL;
-    for (int i = 0; !why && name && *name && i < EM_MAX_ATOMIC_GROUPS; i++)
-        if (sh->ag[i].used && strcmp(sh->ag[i].name, name) == 0) why = "the name is in use";
     for (int i = 0; !why && i < EM_MAX_ATOMIC_GROUPS && ai < 0; i++)
         if (!sh->ag[i].used) ai = i;
     if (!why && ai < 0) why = "no atomic group left";

@@ -82,6 +82,7 @@ struct em_eo {
     int used;
     char name[EM_EO_NAME_LEN];
     em_eo_state_t state;
+    int in_stop; /* the global stop function is running (state already CREATED) */
     em_start_func_t start;
     em_start_local_func_t local_start;
     em_stop_func_t stop;

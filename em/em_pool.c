@@ -116,8 +116,6 @@ em_pool_t em_pool_create(const char *name, em_pool_t pool, const em_pool_cfg_t *
     int idx = -1;
     em_status_t err = EM_OK;
     const char *why = NULL;
-    for (int i = 0; i < EM_CONFIG_POOLS && name && *name; i++)
-        if (sh->pool[i].used && strcmp(sh->pool[i].name, name) == 0) why = "the name is in use";
     if (!why && pool != EM_POOL_UNDEF) {
         uintptr_t want = (uintptr_t)pool;
         if (want < 1 || want > EM_CONFIG_POOLS || sh->pool[want - 1].used)

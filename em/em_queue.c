@@ -53,8 +53,6 @@ em_queue_t em_queue_create_common(const char *name, em_queue_type_t type, em_que
         gi = em_qgrp_idx(sh, group);
         if (gi < 0) why = "no such queue group";
     }
-    for (int i = 0; !why && name && *name && i < EM_MAX_QUEUES; i++)
-        if (sh->q[i].used && strcmp(sh->q[i].name, name) == 0) why = "the name is in use";
     for (int i = 0; !why && i < EM_MAX_QUEUES && qi < 0; i++)
         if (!sh->q[i].used) qi = i;
     if (!why && qi < 0) why = "all EM_MAX_QUEUES queues are in use", err = EM_ERR_ALLOC_FAILED;

@@ -220,7 +220,6 @@ static void eo_finish(void *ctx)
 {
     struct eo_ctx *c = ctx;
     ck_assert_uint_eq(c->got, 3 * EO_N);
-    /* (RUNNING only: the pending case eo_start_sync) */
     ck_assert_msg(c->not_started == 0, "%llu receives while the EO was not started",
                   (unsigned long long)c->not_started);
     ck_assert_uint_eq(c->not_current, 0);
@@ -294,18 +293,81 @@ static void case_eo_start_sync(void *arg)
     et_run(&ops);
 }
 
+/* ---- EO names may repeat; an EO's global stop may delete it (em-odp's hello) -- */
+
+struct twin_ctx {
+    em_eo_t a, b;
+    uint64_t stopped; /* a's global stop ran (and deleted a) */
+};
+
+static void twin_receive_none(void *eo_ctx, em_event_t ev, em_event_type_t type, em_queue_t q,
+                              void *q_ctx)
+{
+    (void)eo_ctx, (void)type, (void)q, (void)q_ctx;
+    em_free(ev);
+}
+
+static em_status_t twin_start(void *eo_ctx, em_eo_t eo, const em_eo_conf_t *conf)
+{
+    (void)eo_ctx, (void)eo, (void)conf;
+    return EM_OK;
+}
+
+/* As hello's stop: remove (and delete) the queues, then delete the EO itself. */
+static em_status_t twin_stop(void *eo_ctx, em_eo_t eo)
+{
+    struct twin_ctx *c = eo_ctx;
+    ck_assert_uint_eq(em_eo_get_state(eo), EM_EO_STATE_CREATED);
+    ck_assert_int_eq(em_eo_remove_queue_all_sync(eo, EM_TRUE), EM_OK);
+    ck_assert_int_eq(em_eo_delete(eo), EM_OK);
+    plat_store64(&c->stopped, 1);
+    return EM_OK;
+}
+
+static void twin_setup(void *ctx)
+{
+    struct twin_ctx *c = ctx;
+    c->a = em_eo_create("twin", twin_start, NULL, twin_stop, NULL, twin_receive_none, c);
+    c->b = em_eo_create("twin", twin_start, NULL, twin_stop, NULL, twin_receive_none, c);
+    ck_assert_msg(c->a != EM_EO_UNDEF && c->b != EM_EO_UNDEF && c->a != c->b,
+                  "two EOs of one name: %p %p", (void *)c->a, (void *)c->b);
+    ck_assert(em_eo_find("twin") == c->a);
+    em_queue_t q =
+        et_queue("tq", EM_QUEUE_TYPE_ATOMIC, EM_QUEUE_PRIO_NORMAL, EM_QUEUE_GROUP_DEFAULT);
+    em_queue_t q2 =
+        et_queue("tq", EM_QUEUE_TYPE_PARALLEL_ORDERED, EM_QUEUE_PRIO_NORMAL,
+                 EM_QUEUE_GROUP_DEFAULT); /* queue names repeat too (em-odp's ordered.c) */
+    ck_assert(em_queue_find("tq") == q && q2 != q);
+    ck_assert_int_eq(em_queue_delete(q2), EM_OK);
+    ck_assert_int_eq(em_eo_add_queue_sync(c->a, q), EM_OK);
+    et_start(c->a);
+}
+
+static void twin_finish(void *ctx)
+{
+    struct twin_ctx *c = ctx;
+    ck_assert_int_eq(em_eo_stop_sync(c->a), EM_OK); /* returns after the stop deleted a */
+    ck_assert_uint_eq(plat_load64(&c->stopped), 1);
+    ck_assert(em_eo_find("twin") == c->b);
+    ck_assert_int_eq(em_eo_delete(c->b), EM_OK);
+    ck_assert(em_eo_find("twin") == EM_EO_UNDEF);
+}
+
+static void case_eo_self_delete(void *arg)
+{
+    (void)arg;
+    static const struct et_ops ops = {
+        .ctx_size = sizeof(struct twin_ctx), .setup = twin_setup, .finish = twin_finish};
+    et_run(&ops);
+}
+
 void et_queue_cases(void)
 {
     static const struct harness_case cases[] = {
         {.name = "unscheduled", .core = case_unscheduled, .cores = 2},
         {.name = "eo_start_stop", .core = case_eo_start_stop, .cores = 4},
+        {.name = "eo_start_sync", .core = case_eo_start_sync, .cores = 4},
+        {.name = "eo_self_delete", .core = case_eo_self_delete, .cores = 2},
     };
     harness_add_cases("em", cases, HARNESS_COUNT(cases));
-    /* Known to fail against the library merged last (em-core ed5bf68): em_eo_start_sync
-     * does not wait for the other cores' local starts, and a core receives the EO's events
-     * while it is still STARTING. EM_TESTS_PENDING=1 runs them. */
-    static const struct harness_case pending[] = {
-        {.name = "eo_start_sync", .core = case_eo_start_sync, .cores = 4},
-    };
-    if (et_env_u64("EM_TESTS_PENDING", 0)) harness_add_cases("em", pending, HARNESS_COUNT(pending));
 }

@@ -32,7 +32,8 @@ typedef em_status_t (*em_stop_local_func_t)(void *eo_ctx, em_eo_t eo);
 /* Global stop: once, after every local stop. */
 typedef em_status_t (*em_stop_func_t)(void *eo_ctx, em_eo_t eo);
 
-/* Create an EO (not started, no queues). name: unique or NULL, at most
+/* Create an EO (not started, no queues). name: may be NULL or repeat another
+ * EO's (em_eo_find gives the first), at most
  * EM_EO_NAME_LEN-1 bytes kept. start, stop and receive are required;
  * local_start and local_stop may be NULL. EM_EO_UNDEF on error. */
 em_eo_t em_eo_create(const char *name, em_start_func_t start, em_start_local_func_t local_start,
@@ -93,11 +94,9 @@ em_status_t em_eo_unregister_error_handler(em_eo_t eo);
  * all have, the EO is running and the notifications are sent. Events of its
  * queues are dispatched only then.
  * A core that calls em_init_core later runs the local start then.
- * em_eo_start_sync: the same without notifications. Deviation from em-odp: it
- * returns after the calling core's local start, not every core's (each other
- * core runs its local start before it receives any event of the EO; waiting
- * for cores not yet dispatching would deadlock a program that starts EOs
- * before its dispatch loops).
+ * em_eo_start_sync: the same without notifications, and it returns once
+ * every EM core has run the local start: the other cores must be dispatching
+ * meanwhile (as em-odp's, and as for em_eo_stop_sync).
  */
 em_status_t em_eo_start(em_eo_t eo, em_status_t *result, const em_eo_conf_t *conf, int num_notif,
                         const em_notif_t notif_tbl[]);

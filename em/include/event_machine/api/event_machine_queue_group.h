@@ -11,7 +11,8 @@ extern "C" {
 
 /* Create a queue group of the cores of mask (EM core ids). The change is
  * immediate here, so the notifications are sent at once and the _sync form is
- * the same call. EM_QUEUE_GROUP_UNDEF on error (empty mask, name in use). */
+ * the same call. EM_QUEUE_GROUP_UNDEF on error (empty mask). Names may repeat
+ * (em_queue_group_find gives the first), as in em-odp. */
 em_queue_group_t em_queue_group_create(const char *name, const em_core_mask_t *mask, int num_notif,
                                        const em_notif_t notif_tbl[]);
 em_queue_group_t em_queue_group_create_sync(const char *name, const em_core_mask_t *mask);

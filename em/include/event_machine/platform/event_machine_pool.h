@@ -63,8 +63,8 @@ typedef struct {
 /* Set every field to its default and mark the struct initialised. */
 void em_pool_cfg_init(em_pool_cfg_t *const pool_cfg);
 
-/* Create a pool named name (unique, may be NULL) from pool_cfg. pool:
- * EM_POOL_UNDEF (EM picks the handle) or a handle the program wants (it must
+/* Create a pool named name (may be NULL or repeat another pool's: em_pool_find gives the first)
+ * from pool_cfg. pool: EM_POOL_UNDEF (EM picks the handle) or a handle the program wants (it must
  * be free). Returns the pool or EM_POOL_UNDEF (error: EM_ERR_BAD_ARG,
  * EM_ERR_ALLOC_FAILED when the tables or the shared memory are full). */
 em_pool_t em_pool_create(const char *name, em_pool_t pool, const em_pool_cfg_t *pool_cfg);
