@@ -141,8 +141,8 @@ static int setup(void)
 static void teardown(void)
 {
     for (int i = 0; i < EOS; i++)
-        if (b.eo[i] != EM_EO_UNDEF && (em_eo_stop_sync(b.eo[i]) != EM_OK ||
-                                       em_eo_delete(b.eo[i]) != EM_OK))
+        if (b.eo[i] != EM_EO_UNDEF &&
+            (em_eo_stop_sync(b.eo[i]) != EM_OK || em_eo_delete(b.eo[i]) != EM_OK))
             fprintf(stderr, BENCH_NAME ": stopping EO %d failed\n", i);
 }
 

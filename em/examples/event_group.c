@@ -193,7 +193,8 @@ static void test_term(const struct launch_conf *conf)
 
 static const struct launch_prog prog = {
     "event_group", "fork-join: 64 events in an event group, joined by its notification",
-    test_init, test_start, test_stop, test_term,
+    test_init,     test_start,
+    test_stop,     test_term,
 };
 
 int main(int argc, char **argv)

@@ -155,7 +155,7 @@ static void test_term(const struct launch_conf *conf)
 }
 
 static const struct launch_prog prog = {
-    "hello", "two EOs ping-pong one event for 10 rounds", test_init, test_start, test_stop,
+    "hello",   "two EOs ping-pong one event for 10 rounds", test_init, test_start, test_stop,
     test_term,
 };
 

@@ -27,7 +27,7 @@
 #define ROUNDS 32
 
 struct launch_shared {
-    uint64_t inited; /* 0 until em_init returned; 1 ok, 2 failed */
+    uint64_t inited;  /* 0 until em_init returned; 1 ok, 2 failed */
     uint64_t arrived; /* barrier: cores arrived so far, over all barriers */
     uint64_t stop;    /* launch_stop was called: leave the dispatch loop */
     uint64_t stopped; /* core 0's prog->stop returned */

@@ -23,9 +23,9 @@
 struct ordered_shm {
     em_eo_t eo;
     em_queue_t q_ordered, q_atomic;
-    uint32_t expect, misordered;              /* atomic receive only */
-    uint32_t first_bad, first_bad_seen;       /* atomic receive only */
-    env_atomic64_t per_core[EM_MAX_CORES];    /* ordered receives per core */
+    uint32_t expect, misordered;           /* atomic receive only */
+    uint32_t first_bad, first_bad_seen;    /* atomic receive only */
+    env_atomic64_t per_core[EM_MAX_CORES]; /* ordered receives per core */
     int cores;
 };
 
@@ -112,8 +112,8 @@ static void test_start(const struct launch_conf *conf)
     }
     s->cores = conf->cores;
     printf("ordered: %d cores, %d events: parallel-ordered -> atomic\n", conf->cores, EVENTS);
-    s->q_ordered = em_queue_create("ordered", EM_QUEUE_TYPE_PARALLEL_ORDERED,
-                                   EM_QUEUE_PRIO_NORMAL, EM_QUEUE_GROUP_DEFAULT, NULL);
+    s->q_ordered = em_queue_create("ordered", EM_QUEUE_TYPE_PARALLEL_ORDERED, EM_QUEUE_PRIO_NORMAL,
+                                   EM_QUEUE_GROUP_DEFAULT, NULL);
     s->q_atomic = em_queue_create("atomic", EM_QUEUE_TYPE_ATOMIC, EM_QUEUE_PRIO_NORMAL,
                                   EM_QUEUE_GROUP_DEFAULT, NULL);
     s->eo = em_eo_create("ordered", eo_start, NULL, eo_stop, NULL, receive, s);
@@ -165,7 +165,8 @@ static void test_term(const struct launch_conf *conf)
 }
 
 static const struct launch_prog prog = {
-    "ordered", "parallel-ordered into atomic: sequence numbers checked", test_init, test_start,
+    "ordered", "parallel-ordered into atomic: sequence numbers checked",
+    test_init, test_start,
     test_stop, test_term,
 };
 

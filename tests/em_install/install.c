@@ -75,7 +75,8 @@ START_TEST(example)
     ck_assert(inst_fits(pkg, sizeof pkg,
                         "$(PKG_CONFIG_PATH='%s/lib/pkgconfig' pkg-config --cflags --libs em)",
                         inst_prefix));
-    ck_assert(inst_fits(cmd, sizeof cmd, "cc -std=c11 -Wall -Wextra -Werror %s '%s' '%s' %s -lpthread -o '%s'",
+    ck_assert(inst_fits(cmd, sizeof cmd,
+                        "cc -std=c11 -Wall -Wextra -Werror %s '%s' '%s' %s -lpthread -o '%s'",
                         inst_san_flags(), src, launch, pkg, exe));
     int rc = inst_shell(cmd, log, sizeof log);
     ck_assert_msg(rc == 0, "%s\nexited %d:\n%s", cmd, rc, log);
