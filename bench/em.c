@@ -80,6 +80,7 @@ static struct {
     em_queue_t q[EOS];
     em_eo_t eo[EOS];
     plat_hwq *hwq;
+    _Atomic int hwq_ready; /* thread 0 opened hwq */
     struct counter em_cnt[MAX_N], hwq_cnt[MAX_N];
     int failed;
 } b;
@@ -166,6 +167,7 @@ static void *worker(void *arg)
             fprintf(stderr, BENCH_NAME ": plat_hwq_open: %s\n", plat_strerror(st));
             exit(EXIT_FAILURE);
         }
+        atomic_store(&b.hwq_ready, 1);
     }
     pthread_barrier_wait(&b.bar);
     if (em_init_core() != EM_OK) {
@@ -223,18 +225,25 @@ static uint64_t sum(const struct counter *c)
     return s;
 }
 
+static void nap(uint64_t ns)
+{
+    struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+    while (nanosleep(&ts, &ts) != 0) continue;
+}
+
 /* Run phase ph for one window; per-core cycles per operation. */
 static double window(int ph, const struct counter *cnt, uint64_t *ops_out)
 {
     atomic_store(&b.ready, 0);
     atomic_store_explicit(&b.phase, ph, memory_order_release);
-    uint64_t start_ns = now_ns();
-    while (now_ns() - start_ns < WINDOW_NS / 10) relax(); /* every core is in the phase */
-    uint64_t o0 = sum(cnt), c0 = cycles(), t0 = now_ns();
-    while (now_ns() - t0 < WINDOW_NS) relax();
+    /* The main thread sleeps, never spins: on a host with N CPUs it would
+     * take one from the N cores it measures. */
+    nap(WINDOW_NS / 10); /* every core is in the phase */
+    uint64_t o0 = sum(cnt), c0 = cycles();
+    nap(WINDOW_NS);
     uint64_t o1 = sum(cnt), c1 = cycles();
     atomic_store_explicit(&b.phase, PH_IDLE, memory_order_release);
-    while (atomic_load(&b.ready) < b.n) relax();
+    while (atomic_load(&b.ready) < b.n) nap(10000);
     uint64_t ops = o1 - o0;
     if (ops_out) *ops_out += ops;
     return ops ? (double)(c1 - c0) * b.n / (double)ops : 0.0;
@@ -252,7 +261,7 @@ static int run(int n, const int *cpus)
             return 1;
         }
     /* Wait for setup: the first events circle once dispatching starts. */
-    while (b.hwq == NULL) relax();
+    while (atomic_load(&b.hwq_ready) == 0) nap(1000000);
     usleep(100000);
     double em[ROUNDS], hwq[ROUNDS];
     uint64_t events = 0;
