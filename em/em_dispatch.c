@@ -83,7 +83,7 @@ static int pick_local(struct em_shared *sh, struct em_core *c)
 }
 
 /* Pick and pop (lock held): the queue index, or -1 with nothing ready. */
-static int schedule(struct em_shared *sh, struct em_core *c, int burst)
+static int schedule(struct em_shared *sh, struct em_core *c)
 {
     int qi = pick_local(sh, c);
     if (qi >= 0) return qi;
@@ -91,9 +91,9 @@ static int schedule(struct em_shared *sh, struct em_core *c, int burst)
         for (int i = sh->prio_head[p]; i >= 0; i = sh->q[i].next_prio) {
             struct em_queue *q = &sh->q[i];
             if (!ready(sh, q, c->id)) continue;
-            int max = q->type == EM_QUEUE_TYPE_PARALLEL_ORDERED ? 1 : burst;
-            int eo_max = sh->eo[q->eo - 1].receive_multi ? sh->eo[q->eo - 1].max_events : 1;
-            if (max > eo_max) max = eo_max;
+            /* a multircv EO gets up to its max_events of one queue per call */
+            int max = sh->eo[q->eo - 1].receive_multi ? sh->eo[q->eo - 1].max_events : 1;
+            if (q->type == EM_QUEUE_TYPE_PARALLEL_ORDERED) max = 1;
             int n = 0;
             while (n < max && q->nqueued) {
                 struct em_ev *ev = plat_hwq_pop(c->hwq, q->hwq);
@@ -130,11 +130,19 @@ static void atomic_release_locked(struct em_shared *sh, struct em_core *c)
     q->held = 0;
     if (q->agrp) sh->ag[q->agrp - 1].held = 0;
     c->atomic_q = 0;
-    plat_event_notify(&sh->work);
+    em_wake_locked(sh);
 }
 
-/* One round: 1 if an event (or burst) was received, 0 if idle. An idle round
- * waits up to wait_ns for work. */
+static void output_drain(struct em_shared *sh, struct em_core *c, const em_dispatch_opt_t *opt)
+{
+    if (sh->conf.output.output_drain_fn && !opt->skip_output_drain &&
+        (em_core_mask_iszero(&sh->conf.output.output_drain_mask) ||
+         em_core_mask_isset(c->id, &sh->conf.output.output_drain_mask)))
+        sh->conf.output.output_drain_fn();
+}
+
+/* One round: the events received (0: idle; an idle round waits up to wait_ns
+ * for work). */
 static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch_opt_t *opt,
                       uint64_t wait_ns)
 {
@@ -144,9 +152,9 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
          em_core_mask_isset(c->id, &sh->conf.input.input_poll_mask)))
         sh->conf.input.input_poll_fn();
     plat_mutex_lock(&sh->lock);
+    if (c->waiting) sh->waiters--, c->waiting = 0;
     uint32_t epoch = plat_event_epoch(&sh->work);
-    int burst = opt->burst_size ? opt->burst_size : 1;
-    int qi = schedule(sh, c, burst);
+    int qi = schedule(sh, c);
     int egrp[EM_EO_MULTIRCV_MAX_EVENTS] = {0};
     uint64_t gen[EM_EO_MULTIRCV_MAX_EVENTS] = {0};
     struct em_eo eo;
@@ -163,9 +171,13 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
         c->cur_q = qi + 1;
         c->egrp = egrp[0];
         c->egrp_gen = gen[0];
+    } else {
+        /* counted before the lock is released: a send from now on wakes us */
+        sh->waiters++, c->waiting = 1;
     }
     plat_mutex_unlock(&sh->lock);
     if (!q) {
+        output_drain(sh, c, opt);
         plat_event_wait(&sh->work, epoch, wait_ns);
         return 0;
     }
@@ -198,6 +210,8 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
     c->cur_eo = c->cur_q = 0;
     c->ncur = 0;
     plat_mutex_unlock(&sh->lock);
+    em_report_deferred(c);
+    output_drain(sh, c, opt);
     return n;
 }
 
@@ -358,6 +372,7 @@ void em_ordered_processing_end(void)
     plat_mutex_lock(&sh->lock);
     em_ordered_end_locked(sh, em_self());
     plat_mutex_unlock(&sh->lock);
+    em_report_deferred(em_self());
 }
 
 void em_preschedule(void) {}

@@ -52,10 +52,10 @@ void em_egrp_done_locked(struct em_shared *sh, struct em_core *c, int egrp, uint
     if (!g->used || !g->counting || g->gen != gen) return; /* aborted or reapplied */
     if (--g->count > 0) return;
     g->counting = 0;
-    if (em_notif_send_locked(sh, c, g->num_notif, g->notif) != EM_OK)
-        em_err(EM_ERR_OPERATION_FAILED, EM_ESCOPE_EVENT_GROUP_UPDATE,
-               "event group %p reached zero and a notification could not be sent",
-               (void *)eg_hdl(egrp - 1));
+    if (em_notif_send_locked(sh, c, g->num_notif, g->notif) != EM_OK) {
+        c->deferred = EM_ERR_OPERATION_FAILED;
+        c->deferred_escope = EM_ESCOPE_EVENT_GROUP_UPDATE;
+    }
 }
 
 em_event_group_t em_event_group_create(void)
@@ -201,6 +201,7 @@ void em_event_group_processing_end(void)
     em_egrp_done_locked(sh, c, c->egrp, c->egrp_gen);
     c->egrp = 0;
     plat_mutex_unlock(&sh->lock);
+    em_report_deferred(c);
 }
 
 em_status_t em_event_group_assign(em_event_group_t event_group)

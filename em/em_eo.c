@@ -280,10 +280,11 @@ em_status_t em_eo_unregister_error_handler(em_eo_t eo)
     return EM_OK;
 }
 
-/* Mark a local start or stop due on every EM core that has not ended. */
+/* Mark a local start or stop due on every EM core that has not ended (a core
+ * that calls em_init_core later gets its local starts then). */
 static void set_pending(struct em_shared *sh, struct em_eo *e)
 {
-    for (int i = 0; i < sh->core_count; i++) {
+    for (int i = 0; i < sh->cores_in; i++) {
         if (sh->core[i].termed) continue;
         e->pending[i / 64] |= 1ull << (i % 64);
         sh->core[i].pending_ops++;
@@ -303,7 +304,8 @@ void em_eo_run_pending(struct em_shared *sh, struct em_core *c)
             return;
         }
         struct em_eo *e = &sh->eo[ei];
-        int starting = e->state == EM_EO_STATE_STARTING;
+        /* a core that joined after the start runs its local start too */
+        int starting = e->state == EM_EO_STATE_STARTING || e->state == EM_EO_STATE_RUNNING;
         em_start_local_func_t fn = starting ? e->local_start : e->local_stop;
         void *ctx = e->ctx;
         plat_mutex_unlock(&sh->lock);
@@ -322,10 +324,10 @@ void em_eo_run_pending(struct em_shared *sh, struct em_core *c)
         int last = none(e->pending);
         em_stop_func_t stop = NULL;
         em_status_t nerr = EM_OK;
-        if (last && starting) {
+        if (last && e->state == EM_EO_STATE_STARTING) {
             e->state = EM_EO_STATE_RUNNING;
             nerr = em_notif_send_locked(sh, c, e->num_notif, e->notif);
-        } else if (last) {
+        } else if (last && e->state == EM_EO_STATE_STOPPING) {
             stop = e->stop;
         }
         plat_mutex_unlock(&sh->lock);
@@ -487,4 +489,17 @@ int em_eo_dispatchable(const struct em_shared *sh, int ei, int core)
     const struct em_eo *e = &sh->eo[ei];
     return (e->state == EM_EO_STATE_RUNNING || e->state == EM_EO_STATE_STARTING) &&
            bit(e->started, core);
+}
+
+/* em_init_core (lock held): the new core owes the local start of every EO
+ * already started. */
+void em_eo_core_joined(struct em_shared *sh, struct em_core *c)
+{
+    for (int i = 0; i < EM_MAX_EOS; i++) {
+        struct em_eo *e = &sh->eo[i];
+        if (!e->used || (e->state != EM_EO_STATE_STARTING && e->state != EM_EO_STATE_RUNNING))
+            continue;
+        e->pending[c->id / 64] |= 1ull << (c->id % 64);
+        c->pending_ops++;
+    }
 }

@@ -108,3 +108,16 @@ em_status_t em_unregister_error_handler(void)
     plat_mutex_unlock(&sh->lock);
     return EM_OK;
 }
+
+void em_report_deferred(struct em_core *c)
+{
+    if (!c || !c->deferred) return;
+    em_status_t e = c->deferred;
+    em_escope_t sc = c->deferred_escope;
+    c->deferred = EM_OK;
+    em_err(e, sc,
+           sc == EM_ESCOPE_EVENT_GROUP_UPDATE
+               ? "an event group reached zero and a notification could not be sent"
+               : "an ordered send held until its turn could not be queued (queue deleted or "
+                 "full); the event was freed");
+}

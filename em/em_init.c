@@ -60,11 +60,11 @@ em_status_t em_init(const em_conf_t *conf)
     if (!conf || conf->__internal_check != EM_CONF_MAGIC)
         return em_err(EM_ERR_BAD_ARG, EM_ESCOPE_INIT,
                       "em_init: conf not initialised with em_conf_init()");
-    int ncores = plat_cores();
-    if (conf->core_count < 1 || conf->core_count > EM_MAX_CORES || conf->core_count > ncores)
+    /* not bounded by plat_cores(): natively, threads a run did not start
+     * become cores as they first call the platform */
+    if (conf->core_count < 1 || conf->core_count > EM_MAX_CORES)
         return em_err(EM_ERR_BAD_ARG, EM_ESCOPE_INIT,
-                      "em_init: core_count %d not in 1..%d (plat_cores() %d, EM_MAX_CORES %d)",
-                      conf->core_count, ncores < EM_MAX_CORES ? ncores : EM_MAX_CORES, ncores,
+                      "em_init: core_count %d not in 1..%d (EM_MAX_CORES)", conf->core_count,
                       EM_MAX_CORES);
     if (conf->event_timer)
         return em_err(EM_ERR_NOT_SUPPORTED, EM_ESCOPE_INIT,
@@ -150,6 +150,7 @@ em_status_t em_init_core(void)
     c->id = id;
     c->plat_core = plat_core();
     c->hwq = hq;
+    em_eo_core_joined(sh, c);
     plat_mutex_unlock(&sh->lock);
     *plat_core_slot(PLAT_SLOT_EM) = c;
     return EM_OK;
@@ -162,8 +163,10 @@ em_status_t em_term_core(void)
         return em_err(EM_ERR_BAD_STATE, EM_ESCOPE_TERM_CORE,
                       "em_term_core: plat core %d is not an EM core", plat_core());
     struct em_shared *sh = em_sh();
+    em_eo_run_pending(sh, c); /* local stops due here, so that stop_sync elsewhere ends */
     plat_mutex_lock(&sh->lock);
     c->termed = 1;
+    if (c->waiting) sh->waiters--, c->waiting = 0;
     if (c->pre_buf) plat_local_free(c->pre_buf);
     c->pre_buf = NULL;
     plat_mutex_unlock(&sh->lock);

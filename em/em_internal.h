@@ -142,7 +142,11 @@ struct em_core {
     size_t pre_cap;
     struct em_ev *local_head, *local_tail; /* events of LOCAL queues */
     int pending_ops;                       /* EO local starts/stops to run */
-    int egrp_iter, pad;
+    int egrp_iter;
+    int waiting; /* counted in sh->waiters (an idle round's wait) */
+    /* an error found with the lock held, reported once it is released */
+    em_status_t deferred;
+    em_escope_t deferred_escope;
 };
 
 struct em_shared {
@@ -155,6 +159,7 @@ struct em_shared {
     em_conf_t conf;
     plat_mutex lock;
     plat_event work; /* advanced on every change that may make work ready */
+    int waiters;     /* cores in (or entering) an idle wait on work */
     em_error_handler_t errh;
     em_dispatch_enter_func_t enter_cb[EM_CALLBACKS_MAX];
     em_dispatch_exit_func_t exit_cb[EM_CALLBACKS_MAX];
@@ -177,6 +182,15 @@ struct em_core *em_self(void);
 /* Errors: report after the lock is released. */
 em_status_t em_err(em_status_t err, em_escope_t escope, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Lock held: wake idle dispatchers, if any (work became ready). */
+static inline void em_wake_locked(struct em_shared *sh)
+{
+    if (sh->waiters) plat_event_notify(&sh->work);
+}
+
+/* Report the error deferred by a *_locked function (lock not held). */
+void em_report_deferred(struct em_core *c);
 
 /* Handle <-> index (-1 for a bad handle). */
 int em_queue_idx(struct em_shared *sh, em_queue_t q);
@@ -215,6 +229,9 @@ em_status_t em_send_one(em_event_t event, em_queue_t queue, em_event_group_t egr
 void em_preload_writeback(struct em_core *c, struct em_ev *ev);
 /* Run this core's pending EO local starts / stops (lock not held). */
 void em_eo_run_pending(struct em_shared *sh, struct em_core *c);
+/* em_init_core, lock held: the joining core owes the local starts of the
+ * EOs already started. */
+void em_eo_core_joined(struct em_shared *sh, struct em_core *c);
 /* Register a queue in its priority list (lock held). */
 void em_sched_add_queue(struct em_shared *sh, int qi);
 void em_sched_remove_queue(struct em_shared *sh, int qi);

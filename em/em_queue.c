@@ -273,7 +273,7 @@ em_status_t em_enqueue_locked(struct em_shared *sh, struct em_core *c, struct em
     }
     ev->state = EV_QUEUED;
     q->nqueued++;
-    plat_event_notify(&sh->work);
+    em_wake_locked(sh);
     return EM_OK;
 }
 
@@ -314,9 +314,8 @@ static void flush_slot(struct em_shared *sh, struct em_core *c, struct em_order_
         ev->state = EV_USER;
         if (em_enqueue_locked(sh, c, ev, ev->held_q) != EM_OK) {
             em_ev_free_locked(sh, ev);
-            em_err(EM_ERR_OPERATION_FAILED, EM_ESCOPE_IPCSIM_SCHED,
-                   "an ordered send held until its turn could not be queued (queue deleted or "
-                   "full); the event was freed");
+            c->deferred = EM_ERR_OPERATION_FAILED;
+            c->deferred_escope = EM_ESCOPE_IPCSIM_SCHED;
         }
     }
     s->tail = NULL;
@@ -336,5 +335,5 @@ void em_ordered_end_locked(struct em_shared *sh, struct em_core *c)
         q->release++;
     }
     if (q->release != q->next_ticket) flush_slot(sh, c, &q->slot[q->release % EM_ORDER_WINDOW]);
-    plat_event_notify(&sh->work);
+    em_wake_locked(sh);
 }

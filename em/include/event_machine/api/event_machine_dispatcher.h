@@ -40,9 +40,10 @@ typedef struct {
 
 /* Options; initialise with em_dispatch_opt_init() (mandatory). wait_ns: how
  * long an idle round waits for work (0: the library's default slice);
- * burst_size: events per round (1 .. EM_EO_MULTIRCV_MAX_EVENTS; 0: 1);
- * skip_input_poll / skip_output_drain: do not call conf's functions;
- * sched_pause: accepted, no effect. */
+ * burst_size: checked (at most EM_EO_MULTIRCV_MAX_EVENTS) and otherwise
+ * without effect: a round receives one event, or up to max_events of one
+ * queue for a multircv EO; skip_input_poll / skip_output_drain: do not call
+ * conf's functions; sched_pause: accepted, no effect. */
 typedef struct {
     uint64_t wait_ns;
     uint16_t burst_size;

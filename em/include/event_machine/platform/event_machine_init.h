@@ -36,7 +36,7 @@ typedef struct {
     int event_timer;          /* must be 0: no event timer in this version */
     int thread_per_core;      /* accepted: each EM core is a plat core */
     int process_per_core;     /* accepted */
-    int core_count;           /* EM cores, 1 .. min(EM_MAX_CORES, plat_cores()) */
+    int core_count;           /* EM cores, 1 .. EM_MAX_CORES */
     em_core_mask_t phys_mask; /* accepted (plat core numbers; EM ids are in
                                  em_init_core call order) */
     /* EM_POOL_DEFAULT; num_subpools == 0 picks the library's default */
