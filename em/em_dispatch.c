@@ -146,7 +146,7 @@ static void output_drain(struct em_shared *sh, struct em_core *c, const em_dispa
 static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch_opt_t *opt,
                       uint64_t wait_ns)
 {
-    if (c->pending_ops) em_eo_run_pending(sh, c);
+    if (plat_load64(&c->pending_ops)) em_eo_run_pending(sh, c);
     if (sh->conf.input.input_poll_fn && !opt->skip_input_poll &&
         (em_core_mask_iszero(&sh->conf.input.input_poll_mask) ||
          em_core_mask_isset(c->id, &sh->conf.input.input_poll_mask)))
@@ -157,10 +157,13 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
     int qi = schedule(sh, c);
     int egrp[EM_EO_MULTIRCV_MAX_EVENTS] = {0};
     uint64_t gen[EM_EO_MULTIRCV_MAX_EVENTS] = {0};
-    struct em_eo eo;
+    em_receive_func_t receive = NULL;
+    em_receive_multi_func_t receive_multi = NULL;
+    void *eo_ctx = NULL;
     struct em_queue *q = qi >= 0 ? &sh->q[qi] : NULL;
     if (q) {
-        eo = sh->eo[q->eo - 1];
+        const struct em_eo *e = &sh->eo[q->eo - 1];
+        receive = e->receive, receive_multi = e->receive_multi, eo_ctx = e->ctx;
         for (int i = 0; i < c->ncur; i++) {
             c->cur_ev[i]->state = EV_USER;
             egrp[i] = c->cur_ev[i]->egrp;
@@ -186,17 +189,17 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
     for (int i = 0; i < n; i++) evs[i] = (em_event_t)(void *)c->cur_ev[i];
     if (q->flags & EM_QUEUE_FLAG_IPCSIM_PRELOAD) em_preload_begin(c, c->cur_ev[0]);
     em_queue_t qh = em_queue_hdl(qi);
-    void *eo_ctx = eo.ctx, *q_ctx = q->ctx;
+    void *q_ctx = q->ctx;
     em_eo_t eoh = (em_eo_t)(uintptr_t)c->cur_eo;
     for (int k = 0; k < EM_CALLBACKS_MAX; k++)
         if (sh->enter_cb[k]) sh->enter_cb[k](eoh, &eo_ctx, evs, n, &qh, &q_ctx);
-    if (eo.receive_multi) {
+    if (receive_multi) {
         int m = 0;
         for (int i = 0; i < n; i++)
             if (evs[i] != EM_EVENT_UNDEF) evs[m++] = evs[i];
-        if (m) eo.receive_multi(eo_ctx, evs, m, qh, q_ctx);
+        if (m) receive_multi(eo_ctx, evs, m, qh, q_ctx);
     } else if (evs[0] != EM_EVENT_UNDEF) {
-        eo.receive(eo_ctx, evs[0], em_event_get_type(evs[0]), qh, q_ctx);
+        receive(eo_ctx, evs[0], em_event_get_type(evs[0]), qh, q_ctx);
     }
     for (int k = 0; k < EM_CALLBACKS_MAX; k++)
         if (sh->exit_cb[k]) sh->exit_cb[k](eoh);
@@ -251,8 +254,10 @@ em_status_t em_dispatch_duration(const em_dispatch_duration_t *duration,
     unsigned sel = duration->select;
     uint64_t t0 = plat_now_ns(), last_ev = t0, rounds = 0, events = 0, idle_rounds = 0;
     uint64_t slice = opt->wait_ns ? opt->wait_ns : EM_IDLE_SLICE_NS;
+    /* the clock is read only when a limit needs it (a read per round costs) */
+    int timed = (sel & (EM_DISPATCH_DURATION_NS | EM_DISPATCH_DURATION_NO_EVENTS_NS)) != 0;
     for (;;) {
-        uint64_t now = plat_now_ns();
+        uint64_t now = timed ? plat_now_ns() : t0;
         if ((sel & EM_DISPATCH_DURATION_ROUNDS) && rounds >= duration->rounds) break;
         if ((sel & EM_DISPATCH_DURATION_NS) && now - t0 >= duration->ns) break;
         if ((sel & EM_DISPATCH_DURATION_EVENTS) && events >= duration->events) break;
@@ -269,7 +274,7 @@ em_status_t em_dispatch_duration(const em_dispatch_duration_t *duration,
         rounds++;
         events += (uint64_t)n;
         if (n)
-            idle_rounds = 0, last_ev = plat_now_ns();
+            idle_rounds = 0, last_ev = timed ? plat_now_ns() : t0;
         else
             idle_rounds++;
     }

@@ -287,7 +287,7 @@ static void set_pending(struct em_shared *sh, struct em_eo *e)
     for (int i = 0; i < sh->cores_in; i++) {
         if (sh->core[i].termed) continue;
         e->pending[i / 64] |= 1ull << (i % 64);
-        sh->core[i].pending_ops++;
+        em_pending_add(&sh->core[i], 1);
     }
 }
 
@@ -296,10 +296,10 @@ void em_eo_run_pending(struct em_shared *sh, struct em_core *c)
     for (;;) {
         plat_mutex_lock(&sh->lock);
         int ei = -1;
-        for (int i = 0; i < EM_MAX_EOS && ei < 0 && c->pending_ops; i++)
+        for (int i = 0; i < EM_MAX_EOS && ei < 0 && plat_load64(&c->pending_ops); i++)
             if (sh->eo[i].used && bit(sh->eo[i].pending, c->id)) ei = i;
         if (ei < 0) {
-            c->pending_ops = 0;
+            plat_store64(&c->pending_ops, 0);
             plat_mutex_unlock(&sh->lock);
             return;
         }
@@ -319,7 +319,7 @@ void em_eo_run_pending(struct em_shared *sh, struct em_core *c)
                    starting ? "start" : "stop", r, c->id);
         plat_mutex_lock(&sh->lock);
         e->pending[c->id / 64] &= ~(1ull << (c->id % 64));
-        c->pending_ops--;
+        em_pending_add(c, -1);
         if (starting) e->started[c->id / 64] |= 1ull << (c->id % 64);
         int last = none(e->pending);
         em_stop_func_t stop = NULL;
@@ -474,8 +474,12 @@ void *em_eo_get_context(em_eo_t eo)
 em_eo_state_t em_eo_get_state(em_eo_t eo)
 {
     struct em_shared *sh = em_sh();
-    int ei = sh ? em_eo_idx(sh, eo) : -1;
-    return ei < 0 ? EM_EO_STATE_UNDEF : sh->eo[ei].state;
+    if (!sh) return EM_EO_STATE_UNDEF;
+    plat_mutex_lock(&sh->lock);
+    int ei = em_eo_idx(sh, eo);
+    em_eo_state_t st = ei < 0 ? EM_EO_STATE_UNDEF : sh->eo[ei].state;
+    plat_mutex_unlock(&sh->lock);
+    return st;
 }
 
 uint64_t em_eo_to_u64(em_eo_t eo)
@@ -500,6 +504,6 @@ void em_eo_core_joined(struct em_shared *sh, struct em_core *c)
         if (!e->used || (e->state != EM_EO_STATE_STARTING && e->state != EM_EO_STATE_RUNNING))
             continue;
         e->pending[c->id / 64] |= 1ull << (c->id % 64);
-        c->pending_ops++;
+        em_pending_add(c, 1);
     }
 }

@@ -141,7 +141,9 @@ struct em_core {
     void *pre_buf;
     size_t pre_cap;
     struct em_ev *local_head, *local_tail; /* events of LOCAL queues */
-    int pending_ops;                       /* EO local starts/stops to run */
+    /* EO local starts/stops to run; written under the lock by any core, read
+     * by its own without it: plat_load64 / plat_store64 */
+    uint64_t pending_ops;
     int egrp_iter;
     int waiting; /* counted in sh->waiters (an idle round's wait) */
     /* an error found with the lock held, reported once it is released */
@@ -182,6 +184,12 @@ struct em_core *em_self(void);
 /* Errors: report after the lock is released. */
 em_status_t em_err(em_status_t err, em_escope_t escope, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Lock held: add delta to a core's pending local starts/stops. */
+static inline void em_pending_add(struct em_core *c, int64_t delta)
+{
+    plat_store64(&c->pending_ops, plat_load64(&c->pending_ops) + (uint64_t)delta);
+}
 
 /* Lock held: wake idle dispatchers, if any (work became ready). */
 static inline void em_wake_locked(struct em_shared *sh)

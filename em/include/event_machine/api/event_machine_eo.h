@@ -92,16 +92,22 @@ em_status_t em_eo_unregister_error_handler(em_eo_t eo);
  * local_start from its dispatch loop (the calling core at once), and once
  * all have, the EO is running and the notifications are sent. Events of its
  * queues are dispatched only then.
- * em_eo_start_sync: the same, returning when every local start has run. Called
- * from a dispatching core it dispatches other work while it waits.
+ * A core that calls em_init_core later runs the local start then.
+ * em_eo_start_sync: the same without notifications. Deviation from em-odp: it
+ * returns after the calling core's local start, not every core's (each other
+ * core runs its local start before it receives any event of the EO; waiting
+ * for cores not yet dispatching would deadlock a program that starts EOs
+ * before its dispatch loops).
  */
 em_status_t em_eo_start(em_eo_t eo, em_status_t *result, const em_eo_conf_t *conf, int num_notif,
                         const em_notif_t notif_tbl[]);
 em_status_t em_eo_start_sync(em_eo_t eo, em_status_t *result, const em_eo_conf_t *conf);
 
 /* Stop the EO: no more events of its queues are dispatched; each core runs
- * local_stop, then stop runs and the notifications are sent. Events stay in
- * its queues. */
+ * local_stop (the calling core at once, the others from their dispatch loops
+ * or em_term_core), then stop runs and the notifications are sent. Events stay
+ * in its queues. em_eo_stop_sync returns when stop has run: the other EM cores
+ * must be dispatching (or end with em_term_core) meanwhile. */
 em_status_t em_eo_stop(em_eo_t eo, int num_notif, const em_notif_t notif_tbl[]);
 em_status_t em_eo_stop_sync(em_eo_t eo);
 

@@ -74,11 +74,13 @@ em_status_t em_init(const em_conf_t *conf);
  * this core already is one. */
 em_status_t em_init_core(void);
 
-/* End EM on the calling core (after its last dispatch). */
+/* End EM on the calling core (after its last dispatch); runs the local stops
+ * still due on it. */
 em_status_t em_term_core(void);
 
-/* End the instance once every core has called em_term_core(); frees the
- * default pool and the shared region. */
+/* End the instance: tells every em_dispatch(0) loop to return; once every EM
+ * core has called em_term_core() frees the pools and the shared region (EM_OK),
+ * before that returns EM_ERR_BAD_STATE (call it again later). */
 em_status_t em_term(const em_conf_t *conf);
 
 uint16_t em_device_id(void);
