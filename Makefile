@@ -161,7 +161,9 @@ BENCH_XM := $(BUILD)/bench/xmcapi
 BENCH_MPI := $(BUILD)/bench/mpi
 # bench/smpi.c runs ipcsim and SimGrid's smpirun as processes (its rule: the SMPI block below).
 BENCH_SMPI := $(BUILD)/bench/smpi
-BENCH_C := $(filter-out $(BENCH_XM) $(BENCH_MPI) $(BENCH_SMPI),$(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c)))
+# bench/em.c measures the em library: libem.a (its rule: the em block below).
+BENCH_EM := $(BUILD)/bench/em
+BENCH_C := $(filter-out $(BENCH_XM) $(BENCH_MPI) $(BENCH_SMPI) $(BENCH_EM),$(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c)))
 BENCH_CXX := $(patsubst bench/%.cpp,$(BUILD)/bench/%,$(wildcard bench/*.cpp))
 $(BENCH_C): $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(MCAPI_LIB) $(CORO_LIB) $(LIB)
 	@mkdir -p $(@D)
@@ -236,6 +238,34 @@ $(APPS_LIB): $(MPISIM_OBJ)
 $(BUILD)/obj/apps/mpi_lite/%.o: CPPFLAGS += -Impi_lite/include
 RUN_LIBS := $(APPS_LIB) $(MPI_LIB) $(filter-out $(APPS_LIB),$(RUN_LIBS))
 $(IPCSIM) $(TESTS) $(BENCH_CXX): $(MPI_LIB)
+
+# ---- em examples: native programs and scenario workloads -----------------------
+
+# em/examples/ (docs/em-examples.md): each example with launch.c, as a user
+# builds it (tests/em_install builds them again against the installed tree),
+# into $(BUILD)/em-examples/. apps/em/ runs the same sources on a scenario's
+# cores: compiled a second time with apps/mpi_lite/mpisim.h forced in (output
+# to the core's capture), main renamed emsim_main_<prog> and launch (the
+# native start-up) renamed emsim_launch, the simulated form in
+# apps/em/em_progs.c; launch.c's per-core part serves both.
+EM_EXAMPLES := hello ordered event_group
+EM_EXAMPLE_BINS := $(addprefix $(BUILD)/em-examples/,$(EM_EXAMPLES))
+$(BUILD)/em-examples/%: em/examples/%.c em/examples/launch.c em/examples/launch.h $(EM_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP,$(CPPFLAGS)) $(CFLAGS) -o $@ $< em/examples/launch.c $(LDFLAGS) $(EM_LIB) $(LIB) -lpthread
+all: $(EM_EXAMPLE_BINS)
+EMSIM_OBJ := $(addprefix $(BUILD)/obj/emsim/,$(addsuffix .o,$(EM_EXAMPLES) launch))
+EMSIM_CC = $(CC) $(CPPFLAGS) $(CFLAGS) -D_POSIX_C_SOURCE=200809L -include apps/mpi_lite/mpisim.h
+$(BUILD)/obj/emsim/launch.o: em/examples/launch.c apps/mpi_lite/mpisim.h
+	@mkdir -p $(@D)
+	$(EMSIM_CC) -c $< -o $@
+$(BUILD)/obj/emsim/%.o: em/examples/%.c apps/mpi_lite/mpisim.h
+	@mkdir -p $(@D)
+	$(EMSIM_CC) -Dmain=emsim_main_$* -Dlaunch=emsim_launch -c $< -o $@
+$(APPS_LIB): $(EMSIM_OBJ)
+$(BENCH_EM): $(BUILD)/obj/bench/em.o $(EM_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(EM_LIB) $(LIB) -lpthread -lm
 
 # ---- mpirun and MPI programs as processes --------------------------------------
 

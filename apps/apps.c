@@ -23,6 +23,9 @@ const struct app *const app_table[] = {
     &app_mpi_ring,
     &app_mpi_pi,
     &app_mpi_hpl, /* apps/hpl/hpl.c through apps/mpi_lite/ */
+    &app_em_hello,
+    &app_em_ordered,
+    &app_em_event_group, /* em/examples/ through apps/em/ */
     NULL,
 };
 

@@ -41,6 +41,10 @@ extern const struct app app_mpi_hello;
 extern const struct app app_mpi_ring;
 extern const struct app app_mpi_pi;
 extern const struct app app_mpi_hpl;
+/* apps/em/em_progs.c: the em examples built for the simulator */
+extern const struct app app_em_hello;
+extern const struct app app_em_ordered;
+extern const struct app app_em_event_group;
 
 /* Whether `word` is one of the comma-separated names of text (an app's
  * list argument such as measure: "tcp,dc,sc"). */

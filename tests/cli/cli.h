@@ -66,6 +66,7 @@ void cli_register_prov(void);
 void cli_register_overflow(void);
 void cli_register_trace(void);
 void cli_register_mpisim(void);
+void cli_register_emsim(void);
 void cli_register_variants(void);
 void cli_register_relations(void);
 void cli_register_keep_names(void);

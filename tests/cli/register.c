@@ -16,6 +16,7 @@ void tests_register(void)
     cli_register_overflow();
     cli_register_trace();
     cli_register_mpisim();
+    cli_register_emsim();
     cli_register_variants();
     cli_register_relations();
     cli_register_keep_names();
