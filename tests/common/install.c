@@ -8,10 +8,12 @@
 
 #include "harness.h"
 
+#include <glob.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -106,4 +108,28 @@ void inst_remove_install(void)
 void inst_need_install(void)
 {
     ck_assert_msg(setup_error[0] == '\0', "install: %s", setup_error);
+}
+
+bool inst_installed(const char *rel)
+{
+    char path[2 * PATH_MAX];
+    struct stat sb;
+    return inst_fits(path, sizeof path, "%s/%s", inst_prefix, rel) && stat(path, &sb) == 0 &&
+           sb.st_size > 0;
+}
+
+int inst_programs(const char *pattern, const char *skip, char (*out)[PATH_MAX], int max)
+{
+    char full[PATH_MAX + 64];
+    glob_t g;
+    if (!inst_fits(full, sizeof full, "%s/%s", inst_root, pattern) || glob(full, 0, NULL, &g) != 0)
+        harness_die("%s: no %s", suite_name, full);
+    int n = 0;
+    for (size_t i = 0; i < g.gl_pathc && n < max; i++) {
+        const char *base = strrchr(g.gl_pathv[i], '/') + 1;
+        if (skip && strcmp(base, skip) == 0) continue;
+        if (inst_fits(out[n], PATH_MAX, "%s", g.gl_pathv[i])) n++;
+    }
+    globfree(&g);
+    return n;
 }

@@ -30,6 +30,15 @@ bool inst_fits(char *buf, size_t len, const char *fmt, ...) __attribute__((forma
  * the exit status, or -1 if it did not exit normally. */
 int inst_shell(const char *cmd, char *log, size_t loglen);
 
+/* Whether PREFIX/rel exists and is not empty (after the fixture installed). */
+bool inst_installed(const char *rel);
+
+/* The source tree's programs: the files matching the glob pattern (relative
+ * to the tree, an examples folder and a .c wildcard), but for the file named
+ * skip (NULL: none), into out[0..max-1] in glob order; returns how many.
+ * Stops the run, naming the pattern, when nothing matches. */
+int inst_programs(const char *pattern, const char *skip, char (*out)[PATH_MAX], int max);
+
 /* The sanitizer flag matching the tree's libraries (SAN=asan|tsan), or "". */
 const char *inst_san_flags(void);
 

@@ -23,24 +23,14 @@
 #include "harness.h"
 #include "install.h"
 
-#include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define MAX_EXAMPLES 16
 
 static char examples[MAX_EXAMPLES][PATH_MAX];
 static int nexamples;
-
-static int exists(const char *rel)
-{
-    char path[2 * PATH_MAX];
-    struct stat sb;
-    return inst_fits(path, sizeof path, "%s/%s", inst_prefix, rel) && stat(path, &sb) == 0 &&
-           sb.st_size > 0;
-}
 
 START_TEST(installed)
 {
@@ -50,7 +40,7 @@ START_TEST(installed)
         "lib/pkgconfig/ipcsim.pc",
     };
     for (size_t i = 0; i < HARNESS_COUNT(files); i++)
-        ck_assert_msg(exists(files[i]), "%s/%s is missing or empty", inst_prefix, files[i]);
+        ck_assert_msg(inst_installed(files[i]), "%s/%s is missing or empty", inst_prefix, files[i]);
     char cmd[2 * PATH_MAX], log[LOG_BYTES];
     ck_assert(inst_fits(cmd, sizeof cmd,
                         "PKG_CONFIG_PATH='%s/lib/pkgconfig' pkg-config --cflags --libs em",
@@ -89,26 +79,11 @@ START_TEST(example)
 }
 END_TEST
 
-/* The examples are found at registration, so each is a test of its own. */
-static void find_examples(void)
-{
-    char pattern[PATH_MAX + 32];
-    glob_t g;
-    if (!inst_fits(pattern, sizeof pattern, "%s/em/examples/*.c", inst_root) ||
-        glob(pattern, 0, NULL, &g) != 0)
-        harness_die("em_install: no %s", pattern);
-    for (size_t i = 0; i < g.gl_pathc && nexamples < MAX_EXAMPLES; i++) {
-        const char *base = strrchr(g.gl_pathv[i], '/') + 1;
-        if (strcmp(base, "launch.c") == 0) continue;
-        if (inst_fits(examples[nexamples], PATH_MAX, "%s", g.gl_pathv[i])) nexamples++;
-    }
-    globfree(&g);
-}
-
 void tests_register(void)
 {
     inst_init("em-install");
-    find_examples();
+    /* found at registration, so each is a test of its own */
+    nexamples = inst_programs("em/examples/*.c", "launch.c", examples, MAX_EXAMPLES);
     Suite *s = harness_suite("em-install");
     TCase *tc = harness_tcase(s, "install");
     tcase_add_unchecked_fixture(tc, inst_install_once, inst_remove_install);

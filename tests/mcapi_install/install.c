@@ -24,27 +24,17 @@
 #include "harness.h"
 #include "install.h"
 
-#include <glob.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 
 #define MAX_EXAMPLES 32
 
 static char examples[MAX_EXAMPLES][PATH_MAX];
 static int nexamples;
-
-static int exists(const char *rel)
-{
-    char path[2 * PATH_MAX];
-    struct stat sb;
-    return inst_fits(path, sizeof path, "%s/%s", inst_prefix, rel) && stat(path, &sb) == 0 &&
-           sb.st_size > 0;
-}
 
 START_TEST(installed)
 {
@@ -56,7 +46,7 @@ START_TEST(installed)
         "include/mcapi/xmcapi.h",  "bin/xmcapi-echo",       "bin/xmcapi-ping",
     };
     for (size_t i = 0; i < HARNESS_COUNT(files); i++)
-        ck_assert_msg(exists(files[i]), "%s/%s is missing or empty", inst_prefix, files[i]);
+        ck_assert_msg(inst_installed(files[i]), "%s/%s is missing or empty", inst_prefix, files[i]);
 
     char cmd[4 * PATH_MAX], log[LOG_BYTES], want[2 * PATH_MAX];
     inst_fits(cmd, sizeof cmd,
@@ -150,8 +140,8 @@ END_TEST
 START_TEST(example_coro)
 {
     inst_need_install();
-    ck_assert_msg(exists("include/coro/coro.h") && exists("lib/libcoro.a") &&
-                      exists("lib/pkgconfig/coro.pc"),
+    ck_assert_msg(inst_installed("include/coro/coro.h") && inst_installed("lib/libcoro.a") &&
+                      inst_installed("lib/pkgconfig/coro.pc"),
                   "coro is not installed under %s", inst_prefix);
     char src[2 * PATH_MAX], exe[2 * PATH_MAX];
     ck_assert(inst_fits(src, sizeof src, "%s/coro/examples/pipeline.c", inst_root));
@@ -160,23 +150,11 @@ START_TEST(example_coro)
 }
 END_TEST
 
-/* The examples are found at registration, so each is a test of its own. */
-static void find_examples(void)
-{
-    char pattern[PATH_MAX + 32];
-    glob_t g;
-    if (!inst_fits(pattern, sizeof pattern, "%s/mcapi_ref/examples/*.c", inst_root) ||
-        glob(pattern, 0, NULL, &g) != 0)
-        harness_die("mcapi_install: no %s", pattern);
-    for (size_t i = 0; i < g.gl_pathc && nexamples < MAX_EXAMPLES; i++)
-        if (inst_fits(examples[nexamples], PATH_MAX, "%s", g.gl_pathv[i])) nexamples++;
-    globfree(&g);
-}
-
 void tests_register(void)
 {
     inst_init("mcapi-install");
-    find_examples();
+    /* found at registration, so each is a test of its own */
+    nexamples = inst_programs("mcapi_ref/examples/*.c", NULL, examples, MAX_EXAMPLES);
     Suite *s = harness_suite("mcapi-install");
     TCase *tc = harness_tcase(s, "install");
     tcase_add_unchecked_fixture(tc, inst_install_once, inst_remove_install);
