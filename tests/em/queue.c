@@ -339,6 +339,22 @@ static void twin_setup(void *ctx)
                  EM_QUEUE_GROUP_DEFAULT); /* queue names repeat too (em-odp's ordered.c) */
     ck_assert(em_queue_find("tq") == q && q2 != q);
     ck_assert_int_eq(em_queue_delete(q2), EM_OK);
+    /* and the groups' names (em-odp's atomic and queue group headers allow it) */
+    em_core_mask_t mask;
+    em_core_mask_zero(&mask);
+    em_core_mask_set(0, &mask);
+    em_queue_group_t g1 = em_queue_group_create_sync("tg", &mask),
+                     g2 = em_queue_group_create_sync("tg", &mask);
+    ck_assert(g1 != EM_QUEUE_GROUP_UNDEF && g2 != EM_QUEUE_GROUP_UNDEF && g1 != g2);
+    ck_assert(em_queue_group_find("tg") == g1);
+    em_atomic_group_t a1 = em_atomic_group_create("tag", EM_QUEUE_GROUP_DEFAULT),
+                      a2 = em_atomic_group_create("tag", EM_QUEUE_GROUP_DEFAULT);
+    ck_assert(a1 != EM_ATOMIC_GROUP_UNDEF && a2 != EM_ATOMIC_GROUP_UNDEF && a1 != a2);
+    ck_assert(em_atomic_group_find("tag") == a1);
+    ck_assert_int_eq(em_atomic_group_delete(a2), EM_OK);
+    ck_assert_int_eq(em_atomic_group_delete(a1), EM_OK);
+    ck_assert_int_eq(em_queue_group_delete_sync(g2), EM_OK);
+    ck_assert_int_eq(em_queue_group_delete_sync(g1), EM_OK);
     ck_assert_int_eq(em_eo_add_queue_sync(c->a, q), EM_OK);
     et_start(c->a);
 }
