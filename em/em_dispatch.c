@@ -83,7 +83,7 @@ static int pick_local(struct em_shared *sh, struct em_core *c)
 }
 
 /* Pick and pop (lock held): the queue index, or -1 with nothing ready. */
-static int schedule(struct em_shared *sh, struct em_core *c)
+int em_schedule(struct em_shared *sh, struct em_core *c)
 {
     int qi = pick_local(sh, c);
     if (qi >= 0) return qi;
@@ -154,7 +154,7 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
     plat_mutex_lock(&sh->lock);
     if (c->waiting) sh->waiters--, c->waiting = 0;
     uint32_t epoch = plat_event_epoch(&sh->work);
-    int qi = schedule(sh, c);
+    int qi = em_schedule(sh, c);
     int egrp[EM_EO_MULTIRCV_MAX_EVENTS] = {0};
     uint64_t gen[EM_EO_MULTIRCV_MAX_EVENTS] = {0};
     em_receive_func_t receive = NULL;

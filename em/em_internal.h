@@ -244,5 +244,9 @@ void em_eo_core_joined(struct em_shared *sh, struct em_core *c);
 /* Register a queue in its priority list (lock held). */
 void em_sched_add_queue(struct em_shared *sh, int qi);
 void em_sched_remove_queue(struct em_shared *sh, int qi);
+/* The scheduling function (lock held): pick a ready queue for core c, pop
+ * its event(s) into c->cur_ev / c->ncur and take the queue's context
+ * (atomic hold, ordered ticket). The queue index, or -1 with nothing ready. */
+int em_schedule(struct em_shared *sh, struct em_core *c);
 
 #endif
