@@ -11,13 +11,13 @@
  * (atomic: not held, nor its atomic group; ordered: fewer than EM_ORDER_WINDOW
  * tickets in flight), pops the event from the queue's hardware queue and
  * moves the queue to the tail of its list (round-robin within a priority).
- * The function is the one place a separate scheduler core would run instead.
+ * With EM_IPCSIM_SCHED_CORE the same function runs on the scheduler core
+ * (em_sched.c) and a dispatcher takes its assignments instead.
  */
 #include "em_internal.h"
 
 #include <string.h>
 
-int em_eo_dispatchable(const struct em_shared *sh, int ei, int core);
 void em_preload_begin(struct em_core *c, struct em_ev *ev);
 
 void em_sched_add_queue(struct em_shared *sh, int qi)
@@ -62,7 +62,7 @@ static int ready(const struct em_shared *sh, const struct em_queue *q, int core)
 }
 
 /* A local-queue event for this core whose EO may run here (FIFO). */
-static int pick_local(struct em_shared *sh, struct em_core *c)
+int em_pick_local(struct em_shared *sh, struct em_core *c)
 {
     struct em_ev *prev = NULL;
     for (struct em_ev *ev = c->local_head; ev; prev = ev, ev = ev->next) {
@@ -85,7 +85,7 @@ static int pick_local(struct em_shared *sh, struct em_core *c)
 /* Pick and pop (lock held): the queue index, or -1 with nothing ready. */
 int em_schedule(struct em_shared *sh, struct em_core *c)
 {
-    int qi = pick_local(sh, c);
+    int qi = em_pick_local(sh, c);
     if (qi >= 0) return qi;
     for (int p = EM_QUEUE_PRIO_NUM - 1; p >= 0; p--) {
         for (int i = sh->prio_head[p]; i >= 0; i = sh->q[i].next_prio) {
@@ -123,7 +123,7 @@ int em_schedule(struct em_shared *sh, struct em_core *c)
     return -1;
 }
 
-static void atomic_release_locked(struct em_shared *sh, struct em_core *c)
+void em_atomic_release_locked(struct em_shared *sh, struct em_core *c)
 {
     if (!c->atomic_q) return;
     struct em_queue *q = &sh->q[c->atomic_q - 1];
@@ -154,7 +154,7 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
     plat_mutex_lock(&sh->lock);
     if (c->waiting) sh->waiters--, c->waiting = 0;
     uint32_t epoch = plat_event_epoch(&sh->work);
-    int qi = em_schedule(sh, c);
+    int qi = sh->sched_core ? em_sched_take_locked(sh, c) : em_schedule(sh, c);
     int egrp[EM_EO_MULTIRCV_MAX_EVENTS] = {0};
     uint64_t gen[EM_EO_MULTIRCV_MAX_EVENTS] = {0};
     em_receive_func_t receive = NULL;
@@ -205,7 +205,7 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
         if (sh->exit_cb[k]) sh->exit_cb[k](eoh);
     if (c->pre_ev) em_preload_writeback(c, c->pre_ev); /* the receiver kept it */
     plat_mutex_lock(&sh->lock);
-    atomic_release_locked(sh, c);
+    em_atomic_release_locked(sh, c);
     em_ordered_end_locked(sh, c);
     if (c->egrp) em_egrp_done_locked(sh, c, c->egrp, c->egrp_gen);
     for (int i = 1; i < n; i++) em_egrp_done_locked(sh, c, egrp[i], gen[i]);
@@ -366,7 +366,7 @@ void em_atomic_processing_end(void)
     struct em_shared *sh = em_sh();
     if (!sh) return;
     plat_mutex_lock(&sh->lock);
-    atomic_release_locked(sh, em_self());
+    em_atomic_release_locked(sh, em_self());
     plat_mutex_unlock(&sh->lock);
 }
 

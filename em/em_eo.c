@@ -314,6 +314,8 @@ void em_eo_run_pending(struct em_shared *sh, struct em_core *c)
                    "EO \"%s\": local %s returned 0x%" PRIx32 " on EM core %d", e->name,
                    starting ? "start" : "stop", r, c->id);
         plat_mutex_lock(&sh->lock);
+        /* no assignment of a stopping EO outlives its last local stop */
+        if (!starting) em_sched_purge_locked(sh, c, 0);
         e->pending[c->id / 64] &= ~(1ull << (c->id % 64));
         em_pending_add(c, -1);
         if (starting) e->started[c->id / 64] |= 1ull << (c->id % 64);
@@ -338,7 +340,7 @@ void em_eo_run_pending(struct em_shared *sh, struct em_core *c)
             snprintf(name, sizeof name, "%s", e->name);
             for (int i = 0; i < num_notif; i++) notif[i] = e->notif[i];
             e->state = EM_EO_STATE_CREATED;
-            e->in_stop = 1;
+            sh->stops_running++;
             plat_mutex_unlock(&sh->lock);
             c->cur_eo = ei + 1;
             r = stop(ctx, eo_hdl(ei));
@@ -347,7 +349,7 @@ void em_eo_run_pending(struct em_shared *sh, struct em_core *c)
                 em_err(r, EM_ESCOPE_EO_STOP_DONE_CB, "EO \"%s\": stop returned 0x%" PRIx32, name,
                        r);
             plat_mutex_lock(&sh->lock);
-            e->in_stop = 0;
+            sh->stops_running--;
             nerr = em_notif_send_locked(sh, c, num_notif, notif);
             plat_mutex_unlock(&sh->lock);
         }
@@ -457,9 +459,10 @@ static em_status_t stop(em_eo_t eo, int num_notif, const em_notif_t notif_tbl[],
     while (sync) {
         uint32_t epoch = plat_event_epoch(&sh->work);
         plat_mutex_lock(&sh->lock);
-        /* done: stopped and its global stop returned (or it deleted itself) */
+        /* done: stopped and its global stop returned, also when the stop
+         * deleted the EO (hello's does: the slot says nothing then) */
         int done =
-            !sh->eo[ei].used || (sh->eo[ei].state == EM_EO_STATE_CREATED && !sh->eo[ei].in_stop);
+            !sh->stops_running && (!sh->eo[ei].used || sh->eo[ei].state == EM_EO_STATE_CREATED);
         plat_mutex_unlock(&sh->lock);
         if (done) break;
         em_eo_run_pending(sh, c);

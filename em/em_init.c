@@ -69,11 +69,16 @@ em_status_t em_init(const em_conf_t *conf)
     if (conf->event_timer)
         return em_err(EM_ERR_NOT_SUPPORTED, EM_ESCOPE_INIT,
                       "em_init: event_timer %d: no event timer in this EM", conf->event_timer);
-    if (conf->ipcsim.sched_mode != EM_IPCSIM_SCHED_INLINE)
-        return em_err(EM_ERR_NOT_IMPLEMENTED, EM_ESCOPE_INIT,
-                      "em_init: ipcsim.sched_mode %d: only EM_IPCSIM_SCHED_INLINE (0) is "
-                      "implemented",
+    if (conf->ipcsim.sched_mode != EM_IPCSIM_SCHED_INLINE &&
+        conf->ipcsim.sched_mode != EM_IPCSIM_SCHED_CORE)
+        return em_err(EM_ERR_BAD_ARG, EM_ESCOPE_INIT,
+                      "em_init: ipcsim.sched_mode %d: not EM_IPCSIM_SCHED_INLINE (0) or "
+                      "EM_IPCSIM_SCHED_CORE (1)",
                       (int)conf->ipcsim.sched_mode);
+    if (conf->ipcsim.sched_depth < 0 || conf->ipcsim.sched_depth > EM_IPCSIM_SCHED_DEPTH_MAX)
+        return em_err(EM_ERR_BAD_ARG, EM_ESCOPE_INIT,
+                      "em_init: ipcsim.sched_depth %d not in 0..%d (EM_IPCSIM_SCHED_DEPTH_MAX)",
+                      conf->ipcsim.sched_depth, EM_IPCSIM_SCHED_DEPTH_MAX);
     int st = 0;
     struct em_shared *sh = map_instance(&st);
     if (!sh)
@@ -98,6 +103,17 @@ em_status_t em_init(const em_conf_t *conf)
     if (sh->hwq_total > sizeof(sh->hwq_used)) sh->hwq_total = sizeof(sh->hwq_used);
     sh->core_count = conf->core_count;
     sh->device_id = conf->device_id;
+    sh->sched_core = conf->ipcsim.sched_mode == EM_IPCSIM_SCHED_CORE;
+    sh->sched_depth = conf->ipcsim.sched_depth ? (uint32_t)conf->ipcsim.sched_depth : 1;
+    if (sh->sched_core && em_sched_init_locked(sh) != EM_OK) {
+        unsigned total = sh->hwq_total;
+        plat_shared_unmap(sh);
+        return em_err(EM_ERR_TOO_LARGE, EM_ESCOPE_INIT,
+                      "em_init: EM_IPCSIM_SCHED_CORE needs a dispatch queue per core and one "
+                      "queue more: %d cores, device \"%s\" has %u queues (--set "
+                      "devices.%s.queues=N)",
+                      conf->core_count, dev, total, dev);
+    }
     plat_mutex_init(&sh->lock, 0);
     plat_event_init(&sh->work, 0);
     for (int p = 0; p < EM_QUEUE_PRIO_NUM; p++) sh->prio_head[p] = sh->prio_tail[p] = -1;
@@ -146,8 +162,10 @@ em_status_t em_init_core(void)
     }
     struct em_core *c = &sh->core[sh->cores_in++];
     int id = c->id;
+    unsigned disp = c->disp_hwq; /* reserved by em_init */
     memset(c, 0, sizeof(*c));
     c->id = id;
+    c->disp_hwq = disp;
     c->plat_core = plat_core();
     c->hwq = hq;
     em_eo_core_joined(sh, c);
@@ -166,6 +184,7 @@ em_status_t em_term_core(void)
     em_eo_run_pending(sh, c); /* local stops due here, so that stop_sync elsewhere ends */
     plat_mutex_lock(&sh->lock);
     c->termed = 1;
+    em_sched_purge_locked(sh, c, 1);
     if (c->waiting) sh->waiters--, c->waiting = 0;
     if (c->pre_buf) plat_local_free(c->pre_buf);
     c->pre_buf = NULL;
@@ -199,6 +218,22 @@ em_status_t em_term(const em_conf_t *conf)
                       "em_term: %d EM core(s) have not called em_term_core (their dispatch "
                       "loops are told to stop; call em_term again after)",
                       live);
+    }
+    /* a scheduler core leaves once it sees stop (inline: none to wait for) */
+    uint64_t end = plat_now_ns() + 1000000000ull;
+    while (sh->sched_core) {
+        plat_mutex_lock(&sh->lock);
+        uint32_t epoch = plat_event_epoch(&sh->work);
+        int running = sh->sched_running;
+        plat_mutex_unlock(&sh->lock);
+        if (!running) break;
+        if (plat_now_ns() >= end) {
+            plat_shared_unmap(sh);
+            return em_err(EM_ERR_BAD_STATE, EM_ESCOPE_TERM,
+                          "em_term: the scheduler core (em_ipcsim_sched_run) has not returned "
+                          "within 1 s of the stop");
+        }
+        plat_event_wait(&sh->work, epoch, EM_IDLE_SLICE_NS);
     }
     em_pool_free_all_locked(sh);
     plat_event_destroy(&sh->work);

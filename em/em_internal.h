@@ -39,6 +39,10 @@ struct em_ev {
     int egrp; /* event group index + 1, 0: none */
     uint64_t egrp_gen;
     int held_q; /* destination while held by an ordered ticket */
+    /* EM_IPCSIM_SCHED_CORE: the assignment this event heads in a core's
+     * dispatch queue (queue index, events in it, the ordered ticket) */
+    int disp_q, disp_n;
+    uint64_t disp_ticket;
 };
 
 struct em_subpool {
@@ -74,6 +78,7 @@ struct em_queue {
     int held;         /* atomic: a core holds it */
     int next_prio;    /* next queue of the same priority list, -1: end */
     int in_list;
+    uint32_t nassigned;            /* events in cores' dispatch queues (sched core) */
     uint64_t next_ticket, release; /* ordered: first unissued, first unended */
     struct em_order_slot slot[EM_ORDER_WINDOW];
 };
@@ -82,7 +87,6 @@ struct em_eo {
     int used;
     char name[EM_EO_NAME_LEN];
     em_eo_state_t state;
-    int in_stop; /* the global stop function is running (state already CREATED) */
     em_start_func_t start;
     em_start_local_func_t local_start;
     em_stop_func_t stop;
@@ -146,7 +150,9 @@ struct em_core {
      * by its own without it: plat_load64 / plat_store64 */
     uint64_t pending_ops;
     int egrp_iter;
-    int waiting; /* counted in sh->waiters (an idle round's wait) */
+    int waiting;       /* counted in sh->waiters (an idle round's wait) */
+    unsigned disp_hwq; /* EM_IPCSIM_SCHED_CORE: this core's dispatch queue */
+    uint32_t assigned; /* assignments waiting in it */
     /* an error found with the lock held, reported once it is released */
     em_status_t deferred;
     em_escope_t deferred_escope;
@@ -161,8 +167,12 @@ struct em_shared {
     unsigned hwq_total;
     em_conf_t conf;
     plat_mutex lock;
-    plat_event work; /* advanced on every change that may make work ready */
-    int waiters;     /* cores in (or entering) an idle wait on work */
+    plat_event work;   /* advanced on every change that may make work ready */
+    int waiters;       /* cores in (or entering) an idle wait on work */
+    int stops_running; /* EO global stop functions running now */
+    int sched_core;    /* EM_IPCSIM_SCHED_CORE */
+    int sched_running, sched_waiting, sched_next;
+    uint32_t sched_depth;
     em_error_handler_t errh;
     em_dispatch_enter_func_t enter_cb[EM_CALLBACKS_MAX];
     em_dispatch_exit_func_t exit_cb[EM_CALLBACKS_MAX];
@@ -241,6 +251,8 @@ void em_eo_run_pending(struct em_shared *sh, struct em_core *c);
 /* em_init_core, lock held: the joining core owes the local starts of the
  * EOs already started. */
 void em_eo_core_joined(struct em_shared *sh, struct em_core *c);
+/* Lock held: EO ei is RUNNING and ran its local start on core. */
+int em_eo_dispatchable(const struct em_shared *sh, int ei, int core);
 /* Register a queue in its priority list (lock held). */
 void em_sched_add_queue(struct em_shared *sh, int qi);
 void em_sched_remove_queue(struct em_shared *sh, int qi);
@@ -248,5 +260,17 @@ void em_sched_remove_queue(struct em_shared *sh, int qi);
  * its event(s) into c->cur_ev / c->ncur and take the queue's context
  * (atomic hold, ordered ticket). The queue index, or -1 with nothing ready. */
 int em_schedule(struct em_shared *sh, struct em_core *c);
+/* Lock held: the next event of c's LOCAL queues into c->cur_ev, or -1. */
+int em_pick_local(struct em_shared *sh, struct em_core *c);
+/* Lock held: end the atomic context c holds, if any. */
+void em_atomic_release_locked(struct em_shared *sh, struct em_core *c);
+/* EM_IPCSIM_SCHED_CORE, lock held (em_sched.c): take the next assignment of
+ * c's dispatch queue as em_schedule would have picked it; -1: none. */
+int em_sched_take_locked(struct em_shared *sh, struct em_core *c);
+/* Lock held: put back the assignments of c's dispatch queue that c cannot
+ * run now (all of them if all != 0), each to the tail of its queue. */
+void em_sched_purge_locked(struct em_shared *sh, struct em_core *c, int all);
+/* em_init, EM_IPCSIM_SCHED_CORE: reserve a dispatch queue per core. */
+em_status_t em_sched_init_locked(struct em_shared *sh);
 
 #endif

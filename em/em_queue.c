@@ -116,6 +116,8 @@ em_status_t em_queue_delete(em_queue_t queue)
         why = "the queue is still in an EO (em_eo_remove_queue first)";
     else if ((n = sh->q[qi].nqueued) != 0)
         why = "the queue holds events";
+    else if ((n = sh->q[qi].nassigned) != 0)
+        why = "events of the queue wait in a core's dispatch queue";
     else if (sh->q[qi].held || (sh->q[qi].type == EM_QUEUE_TYPE_PARALLEL_ORDERED &&
                                 sh->q[qi].release != sh->q[qi].next_ticket))
         why = "an event of the queue is in receive";

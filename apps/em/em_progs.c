@@ -7,7 +7,8 @@
  * and two names changed (the Makefile's em programs block): main becomes
  * emsim_main_<prog>, and launch, the native start-up that starts a thread
  * per core, becomes emsim_launch below, the simulated form: every core of
- * the platform is an EM core and runs launch_core (em/examples/launch.c, the
+ * the platform is an EM core (but the last with sched_core: 1, which runs
+ * launch_sched, the scheduler core) and runs launch_core (em/examples/launch.c, the
  * per-core part both forms share) itself, core 0 first.
  *
  * On every core the app calls the program's main and then:
@@ -35,12 +36,41 @@ typedef int prog_main(int argc, char **argv);
 
 int emsim_launch(int argc, char **argv, const struct launch_prog *prog);
 
+/* The run's sched_core argument reaches emsim_launch (called from the
+ * program's main) through a named region every core writes the same value
+ * to before main. */
+#define SCHED_REGION "emsim_sched"
+
+static uint64_t *sched_word(void)
+{
+    int st = 0;
+    return plat_shared_map(SCHED_REGION, sizeof(uint64_t), NULL, &st);
+}
+
+/* 1 with a scheduler core (the last platform core), else 0. */
+static int sched_core(void)
+{
+    uint64_t *w = sched_word();
+    if (!w) return 0;
+    int v = plat_load64(w) != 0;
+    plat_shared_unmap(w);
+    return v;
+}
+
 int emsim_launch(int argc, char **argv, const struct launch_prog *prog)
 {
     (void)argc;
     (void)argv;
-    struct launch_conf conf = {.cores = plat_cores()};
+    int sc = sched_core();
+    struct launch_conf conf = {.cores = plat_cores() - sc, .sched_core = sc != 0};
+    if (sc && plat_core() == plat_cores() - 1) return launch_sched(&conf);
     return launch_core(prog, &conf, plat_core() == 0);
+}
+
+/* The EM cores of the run, as the x of its points. */
+static void em_cores_x(char *x, size_t len)
+{
+    snprintf(x, len, "%d", plat_cores() - sched_core());
 }
 
 /* The "<prog>: ok: " line's first number, and the cores its "core C: M"
@@ -55,7 +85,7 @@ static void points(struct app_ctx *ctx, const char *prog, const char *series, co
     const char *end = strchr(p, '\n');
     if (!end) end = p + strlen(p);
     char x[16];
-    snprintf(x, sizeof x, "%d", plat_cores());
+    em_cores_x(x, sizeof x);
     app_report(ctx, series, x, strtod(p, NULL), "");
     int used = 0, pairs = 0;
     for (const char *c = strstr(p, " core "); c && c < end; c = strstr(c + 1, " core ")) {
@@ -89,12 +119,20 @@ static void run_prog(struct app_ctx *ctx, const char *prog, const char *series, 
     char name[32];
     snprintf(name, sizeof name, "%s", prog);
     char *argv[] = {name, NULL};
+    uint64_t *w = sched_word();
+    if (!w) {
+        app_fail(ctx, "em %s: core %d: plat_shared_map(\"%s\") failed", prog, plat_core(),
+                 SCHED_REGION);
+        return;
+    }
+    plat_store64(w, (uint64_t)app_int(ctx, "sched_core"));
     struct mpisim_capture cap = {0};
     mpisim_capture_begin(&cap);
     uint64_t t0 = plat_now_ns();
     int rc = m(1, argv);
     uint64_t t1 = plat_now_ns();
     mpisim_capture_end();
+    plat_shared_unmap(w);
     if (rc != 0) {
         char why[256] = "";
         const struct mpisim_text *t = cap.err.len ? &cap.err : &cap.out;
@@ -104,7 +142,7 @@ static void run_prog(struct app_ctx *ctx, const char *prog, const char *series, 
         points(ctx, prog, series, cap.out.buf);
         if (plat_core() == 0) {
             char x[16];
-            snprintf(x, sizeof x, "%d", plat_cores());
+            em_cores_x(x, sizeof x);
             app_report(ctx, "elapsed_us", x, (double)(t1 - t0) / 1e3, "us");
         }
     }
@@ -114,7 +152,15 @@ static void run_prog(struct app_ctx *ctx, const char *prog, const char *series, 
 }
 
 static const char *const roles[] = {"core0", NULL};
-static const struct app_arg args[] = {APP_ARGS_END};
+static const struct app_arg args[] = {
+    {.name = "sched_core",
+     .type = APP_INT,
+     .dflt = "0",
+     .help = "1: a scheduler core of its own (EM_IPCSIM_SCHED_CORE), the last platform core; "
+             "the others are the EM cores",
+     .min = 0,
+     .max = 1},
+    APP_ARGS_END};
 
 #define EM_PROG(prog, series_, what)                                                               \
     int emsim_main_##prog(int argc, char **argv);                                                  \
@@ -125,7 +171,7 @@ static const struct app_arg args[] = {APP_ARGS_END};
     }                                                                                              \
     const struct app app_em_##prog = {                                                             \
         .name = "em_" #prog,                                                                       \
-        .summary = what " (every core an EM core)",                                                \
+        .summary = what " (every core an EM core, or all but a scheduler core)",                   \
         .roles = roles,                                                                            \
         .args = args,                                                                              \
         .series = prog##_series,                                                                   \

@@ -48,10 +48,11 @@ static void set_status(struct launch_shared *sh, uint64_t status)
     if (status) (void)plat_cas64(&sh->status, &zero, status);
 }
 
-/* The n-th barrier of the run: every core's arrival counts once. */
-static int barrier(struct launch_shared *sh, int n, int cores, const char *where)
+/* A barrier of `cores` cores. Arrivals are counted over the run, so every
+ * core keeps *due, the arrivals due by the end of this barrier. */
+static int barrier(struct launch_shared *sh, uint64_t *due, int cores, const char *where)
 {
-    uint64_t target = (uint64_t)n * (uint64_t)cores;
+    uint64_t target = *due += (uint64_t)cores;
     plat_fetch_add64(&sh->arrived, 1);
     for (uint64_t v = plat_load64(&sh->arrived); v < target; v = plat_load64(&sh->arrived))
         if (plat_poll64(&sh->arrived, v, WAIT_NS) == PLAT_ETIMEDOUT) {
@@ -63,12 +64,24 @@ static int barrier(struct launch_shared *sh, int n, int cores, const char *where
     return 0;
 }
 
+/* A core other than the first: wait for em_init (0), or say it failed. */
+static int wait_inited(struct launch_shared *sh)
+{
+    while (plat_load64(&sh->inited) == 0)
+        if (plat_poll64(&sh->inited, 0, WAIT_NS) == PLAT_ETIMEDOUT) break;
+    if (plat_load64(&sh->inited) == 1) return 0;
+    fprintf(stderr, "launch: core %d: EM not initialised\n", plat_core());
+    plat_shared_unmap(sh);
+    return 1;
+}
+
 static int init_em(const struct launch_conf *conf)
 {
     em_conf_t c;
     em_conf_init(&c);
     c.core_count = conf->cores;
     em_core_mask_set_count(conf->cores, &c.phys_mask);
+    if (conf->sched_core) c.ipcsim.sched_mode = EM_IPCSIM_SCHED_CORE;
     em_status_t s = em_init(&c);
     if (s != EM_OK) fprintf(stderr, "launch: em_init(core_count %d): 0x%x\n", conf->cores, s);
     return s == EM_OK ? 0 : -1;
@@ -78,20 +91,21 @@ int launch_core(const struct launch_prog *prog, const struct launch_conf *conf, 
 {
     struct launch_shared *sh = region();
     if (!sh) return 1;
-    int n = conf->cores, b = 0, bad = 0;
+    /* the first two barriers have the scheduler core too */
+    int n = conf->cores, all = n + conf->sched_core, bad = 0;
+    uint64_t b = 0;
     if (first) {
-        plat_store64(&sh->inited, init_em(conf) == 0 ? 1 : 2);
-    } else {
-        while (plat_load64(&sh->inited) == 0)
-            if (plat_poll64(&sh->inited, 0, WAIT_NS) == PLAT_ETIMEDOUT) break;
-    }
-    if (plat_load64(&sh->inited) != 1) {
-        if (!first) fprintf(stderr, "launch: core %d: EM not initialised\n", plat_core());
-        plat_shared_unmap(sh);
+        int ok = init_em(conf) == 0;
+        plat_store64(&sh->inited, ok ? 1 : 2);
+        if (!ok) {
+            plat_shared_unmap(sh);
+            return 1;
+        }
+    } else if (wait_inited(sh) != 0) {
         return 1;
     }
     /* Core 0 becomes EM core 0 first: its init may create what the others find. */
-    if (!first && barrier(sh, ++b, n, "em_init_core") != 0) return 1;
+    if (!first && barrier(sh, &b, all, "em_init_core") != 0) return 1;
     em_status_t s = em_init_core();
     if (s != EM_OK) {
         fprintf(stderr, "launch: core %d: em_init_core: 0x%x\n", plat_core(), s);
@@ -99,8 +113,8 @@ int launch_core(const struct launch_prog *prog, const struct launch_conf *conf, 
         bad = 1;
     }
     if (!bad && prog->init) prog->init(conf);
-    if (first && barrier(sh, ++b, n, "em_init_core") != 0) return 1;
-    if (barrier(sh, ++b, n, "init") != 0) return 1;
+    if (first && barrier(sh, &b, all, "em_init_core") != 0) return 1;
+    if (barrier(sh, &b, all, "init") != 0) return 1;
     if (!bad && em_core_id() == 0 && prog->start) prog->start(conf);
     while (!bad && plat_load64(&sh->stop) == 0) em_dispatch(ROUNDS);
     /* em_eo_stop_sync runs each core's local stop from its dispatch loop:
@@ -110,13 +124,13 @@ int launch_core(const struct launch_prog *prog, const struct launch_conf *conf, 
         plat_store64(&sh->stopped, 1);
     }
     while (!bad && plat_load64(&sh->stopped) == 0) em_dispatch(ROUNDS);
-    if (barrier(sh, ++b, n, "stop") != 0) return 1;
+    if (barrier(sh, &b, n, "stop") != 0) return 1;
     if (!bad && prog->term) prog->term(conf);
     if (!bad && (s = em_term_core()) != EM_OK) {
         fprintf(stderr, "launch: core %d: em_term_core: 0x%x\n", plat_core(), s);
         set_status(sh, 1);
     }
-    if (barrier(sh, ++b, n, "em_term_core") != 0) return 1;
+    if (barrier(sh, &b, n, "em_term_core") != 0) return 1;
     if (first) {
         em_conf_t c;
         em_conf_init(&c);
@@ -126,11 +140,28 @@ int launch_core(const struct launch_prog *prog, const struct launch_conf *conf, 
             set_status(sh, 1);
         }
     }
-    if (barrier(sh, ++b, n, "em_term") != 0) return 1;
+    if (barrier(sh, &b, n, "em_term") != 0) return 1;
     int status = plat_load64(&sh->status) != 0;
-    if (barrier(sh, ++b, n, "exit") != 0) return 1;
+    if (barrier(sh, &b, n, "exit") != 0) return 1;
     plat_shared_unmap(sh);
     return status;
+}
+
+int launch_sched(const struct launch_conf *conf)
+{
+    struct launch_shared *sh = region();
+    if (!sh) return 1;
+    int all = conf->cores + 1;
+    uint64_t b = 0;
+    if (wait_inited(sh) != 0) return 1;
+    if (barrier(sh, &b, all, "em_init_core") != 0 || barrier(sh, &b, all, "init") != 0) return 1;
+    em_status_t s = em_ipcsim_sched_run();
+    if (s != EM_OK) {
+        fprintf(stderr, "launch: core %d: em_ipcsim_sched_run: 0x%x\n", plat_core(), s);
+        set_status(sh, 1);
+    }
+    plat_shared_unmap(sh);
+    return s != EM_OK;
 }
 
 void launch_stop(int status)
@@ -156,16 +187,19 @@ static void *core_thread(void *p)
     struct thread_arg *a = p;
     (void)plat_core(); /* become a core of the platform before em_init counts them */
     pthread_barrier_wait(a->adopted);
-    a->status = launch_core(a->prog, a->conf, a->index == 0);
+    a->status = a->index == a->conf->cores ? launch_sched(a->conf)
+                                           : launch_core(a->prog, a->conf, a->index == 0);
     return NULL;
 }
 
 static void usage(FILE *f, const char *argv0, const struct launch_prog *prog)
 {
     fprintf(f,
-            "usage: %s [-c CORES]\n"
+            "usage: %s [-c CORES] [-s]\n"
             "%s: %s\n"
             "  -c CORES   EM cores, one thread each (default 2)\n"
+            "  -s         a scheduler core of its own: one thread more, not an EM core\n"
+            "             (EM_IPCSIM_SCHED_CORE, as KeyStone's QMSS scheduler)\n"
             "  -h, --help this text\n",
             argv0, prog->name, prog->summary);
 }
@@ -178,6 +212,10 @@ int launch(int argc, char **argv, const struct launch_prog *prog)
             usage(stdout, argv[0], prog);
             return 0;
         }
+        if (strcmp(argv[i], "-s") == 0) {
+            conf.sched_core = true;
+            continue;
+        }
         char *end = NULL;
         long v = 0;
         if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) v = strtol(argv[++i], &end, 10);
@@ -189,12 +227,13 @@ int launch(int argc, char **argv, const struct launch_prog *prog)
         }
         conf.cores = (int)v;
     }
-    pthread_t tid[EM_MAX_CORES];
-    struct thread_arg arg[EM_MAX_CORES];
+    int threads = conf.cores + conf.sched_core;
+    pthread_t tid[EM_MAX_CORES + 1];
+    struct thread_arg arg[EM_MAX_CORES + 1];
     pthread_barrier_t adopted;
-    pthread_barrier_init(&adopted, NULL, (unsigned)conf.cores);
+    pthread_barrier_init(&adopted, NULL, (unsigned)threads);
     int started = 0, status = 0;
-    for (int i = 0; i < conf.cores; i++) {
+    for (int i = 0; i < threads; i++) {
         arg[i] = (struct thread_arg){prog, &conf, &adopted, i, 1};
         int e = pthread_create(&tid[i], NULL, core_thread, &arg[i]);
         if (e != 0) {

@@ -3,8 +3,9 @@
  * have cm_setup for the same job).
  *
  * A program describes itself as a struct launch_prog and its main returns
- * launch(argc, argv, &prog). launch parses -c CORES, starts one thread per
- * core (natively) and runs launch_core on each: EM is initialised once, every
+ * launch(argc, argv, &prog). launch parses -c CORES [-s], starts one thread
+ * per core (natively) and runs launch_core on each (and with -s one thread
+ * more that runs launch_sched, the scheduler core): EM is initialised once, every
  * core becomes an EM core and dispatches until some core calls launch_stop.
  * In simulation (apps/em/) every simulated core calls launch_core itself.
  */
@@ -14,7 +15,9 @@
 #include <stdbool.h>
 
 struct launch_conf {
-    int cores; /* EM cores of the run */
+    int cores;       /* EM cores of the run */
+    bool sched_core; /* a scheduler core of its own (EM_IPCSIM_SCHED_CORE):
+                        one platform core more, not an EM core */
 };
 
 struct launch_prog {
@@ -39,6 +42,11 @@ int launch(int argc, char **argv, const struct launch_prog *prog);
  * true on exactly one core, the one that calls em_init and em_term. Returns
  * the run's status (the same on every core). */
 int launch_core(const struct launch_prog *prog, const struct launch_conf *conf, bool first);
+
+/* The scheduler core's part (conf->sched_core), on the one platform core
+ * that is not an EM core: em_ipcsim_sched_run until every EM core has
+ * called em_term_core. Returns the run's status as launch_core. */
+int launch_sched(const struct launch_conf *conf);
 
 /* From any core (a receive function): end every core's dispatch loop.
  * status != 0 marks the run failed; the first nonzero status is kept. */

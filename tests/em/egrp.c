@@ -229,10 +229,13 @@ static void case_egrp_multi(void *arg)
     et_run(&ops);
 }
 
+ET_SC(case_egrp_count)
+
 void et_egrp_cases(void)
 {
     static const struct harness_case cases[] = {
         {.name = "egrp_count", .core = case_egrp_count, .cores = 4},
+        {.name = "sc_egrp_count", .core = case_egrp_count_sc, .cores = 5},
         {.name = "egrp_multi", .core = case_egrp_multi, .cores = 4},
         {.name = "egrp_abort", .core = case_egrp_abort, .cores = 4},
         {.name = "egrp_increment", .core = case_egrp_increment, .cores = 4},

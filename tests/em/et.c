@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* Words of harness_board() that et uses; cases keep their state in ctx. */
-enum { W_CTX, W_END, W_ERRS, W_ERR, W_ESCOPE, W_SPIN };
+enum { W_CTX, W_END, W_ERRS, W_ERR, W_ESCOPE, W_SPIN, W_SC, W_EMBAR };
 
 /* The harness_board() words live in shared memory, so the handler's counts
  * are seen by every core (a receive on any core may report an error). */
@@ -46,10 +46,42 @@ static void dispatch_until(const uint64_t *flag, const struct et_ops *ops, void 
     }
 }
 
+void et_sched_core_depth(int depth)
+{
+    plat_store64(&harness_board()[W_SC], (uint64_t)depth); /* every core, before et_run */
+}
+
+void et_sched_core(void)
+{
+    et_sched_core_depth(1);
+}
+
+bool et_is_sched_core(void)
+{
+    return plat_load64(&harness_board()[W_SC]) != 0;
+}
+
+/* A barrier of the n EM cores (the scheduler core is in em_ipcsim_sched_run
+ * until they have all called em_term_core). */
+static void em_cores_barrier(int n)
+{
+    uint64_t *w = &harness_board()[W_EMBAR];
+    uint64_t v = plat_fetch_add64(w, 1) + 1;
+    uint64_t target = (v + (uint64_t)n - 1) / (uint64_t)n * (uint64_t)n;
+    for (uint64_t cur = v; cur < target; cur = plat_load64(w))
+        ck_assert_msg(plat_poll64(w, cur, HARNESS_WAIT_NS) == PLAT_OK,
+                      "core %d: EM cores' barrier: %llu of %d after %llu s", plat_core(),
+                      (unsigned long long)(cur % (uint64_t)n), n,
+                      (unsigned long long)(HARNESS_WAIT_NS / 1000000000ull));
+}
+
 void et_run(const struct et_ops *ops)
 {
     uint64_t *b = harness_board();
-    int me = plat_core(), n = plat_cores();
+    int me = plat_core(), np = plat_cores();
+    int sc = plat_load64(&b[W_SC]) != 0;
+    int n = sc ? np - 1 : np; /* EM cores */
+    ck_assert_msg(n >= 1, "a scheduler core and no EM core");
     em_conf_t conf;
     if (me == 0) {
         void *ctx = plat_shared_alloc(ops->ctx_size ? ops->ctx_size : 8, 64);
@@ -58,6 +90,8 @@ void et_run(const struct et_ops *ops)
         em_conf_init(&conf);
         conf.core_count = n;
         em_core_mask_set_count(n, &conf.phys_mask);
+        if (sc) conf.ipcsim.sched_mode = EM_IPCSIM_SCHED_CORE;
+        conf.ipcsim.sched_depth = (int)plat_load64(&b[W_SC]);
         em_status_t st = em_init(&conf);
         ck_assert_msg(st == EM_OK, "em_init: %" PRI_STAT, st);
     }
@@ -72,6 +106,11 @@ void et_run(const struct et_ops *ops)
         }
         harness_barrier();
     }
+    if (sc && me == n) {
+        em_status_t st = em_ipcsim_sched_run();
+        ck_assert_msg(st == EM_OK, "em_ipcsim_sched_run: %" PRI_STAT, st);
+        return;
+    }
     ck_assert_int_eq(em_core_count(), n);
     if (me == 0) {
         /* an EM core's call: after em_init_core */
@@ -84,7 +123,7 @@ void et_run(const struct et_ops *ops)
     } else {
         dispatch_until(&b[W_END], ops, ctx);
     }
-    harness_barrier();
+    sc ? em_cores_barrier(n) : harness_barrier();
     if (me == 0) {
         ck_assert_msg(et_errors() == ops->errors,
                       "errors reported: %llu, expected %llu (the last: %" PRIxSTAT
@@ -95,10 +134,10 @@ void et_run(const struct et_ops *ops)
                       "default pool: %llu events still allocated at the end",
                       (unsigned long long)et_pool_used(EM_POOL_DEFAULT));
     }
-    harness_barrier();
+    sc ? em_cores_barrier(n) : harness_barrier();
     em_status_t st = em_term_core();
     ck_assert_msg(st == EM_OK, "em_term_core on core %d: %" PRI_STAT, me, st);
-    harness_barrier();
+    sc ? em_cores_barrier(n) : harness_barrier();
     if (me == 0) {
         st = em_term(&conf);
         ck_assert_msg(st == EM_OK, "em_term: %" PRI_STAT, st);

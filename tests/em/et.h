@@ -41,6 +41,29 @@ struct et_ops {
 
 void et_run(const struct et_ops *ops);
 
+/* The next et_run on this core runs EM with a scheduler core of its own
+ * (EM_IPCSIM_SCHED_CORE): the last plat core calls em_ipcsim_sched_run and
+ * the others are the EM cores. Every core of the case calls it first (the
+ * *_sc cases). */
+void et_sched_core(void);
+/* The same with em_conf_t.ipcsim.sched_depth = depth (1 above). */
+void et_sched_core_depth(int depth);
+/* Whether this run has the scheduler core (et_sched_core was called). */
+bool et_is_sched_core(void);
+/* Case functions that run fn with the scheduler core: fn_sc with depth 1,
+ * fn_sc4 with depth 4. */
+#define ET_SC(fn)                                                                                  \
+    __attribute__((unused)) static void fn##_sc(void *arg)                                         \
+    {                                                                                              \
+        et_sched_core();                                                                           \
+        fn(arg);                                                                                   \
+    }                                                                                              \
+    __attribute__((unused)) static void fn##_sc4(void *arg)                                        \
+    {                                                                                              \
+        et_sched_core_depth(4);                                                                    \
+        fn(arg);                                                                                   \
+    }
+
 /* The payload of a test event. */
 struct et_msg {
     uint64_t seq;  /* per flow, from 0 */

@@ -192,11 +192,52 @@ static void case_eo_error_handler(void *arg)
     et_run(&ops);
 }
 
+/* ---- the scheduler core's errors ------------------------------------------ */
+
+static em_status_t sc_init(int mode, int depth, int cores)
+{
+    em_conf_t conf;
+    em_conf_init(&conf);
+    conf.core_count = cores;
+    em_core_mask_set_count(cores, &conf.phys_mask);
+    conf.ipcsim.sched_mode = (em_ipcsim_sched_mode_t)mode;
+    conf.ipcsim.sched_depth = depth;
+    return em_init(&conf);
+}
+
+/* One core, no et_run: em_init's checks of the mode, the depth and the
+ * device's queues, and em_ipcsim_sched_run where it must refuse. Each
+ * refusal leaves EM uninitialised, so the next em_init succeeds. */
+static void case_sc_misuse(void *arg)
+{
+    (void)arg;
+    em_conf_t conf;
+    em_conf_init(&conf);
+    ck_assert_uint_eq(em_ipcsim_sched_run(), EM_ERR_NOT_INITIALIZED);
+    ck_assert_uint_eq(sc_init(7, 0, 1), EM_ERR_BAD_ARG);
+    ck_assert_uint_eq(sc_init(EM_IPCSIM_SCHED_CORE, -1, 1), EM_ERR_BAD_ARG);
+    ck_assert_uint_eq(sc_init(EM_IPCSIM_SCHED_CORE, EM_IPCSIM_SCHED_DEPTH_MAX + 1, 1),
+                      EM_ERR_BAD_ARG);
+    /* ideal's hwq device has 64 queues: 64 dispatch queues leave none */
+    ck_assert_uint_eq(sc_init(EM_IPCSIM_SCHED_CORE, 0, 64), EM_ERR_TOO_LARGE);
+    /* the inline mode has no scheduler core */
+    ck_assert_uint_eq(sc_init(EM_IPCSIM_SCHED_INLINE, 0, 1), EM_OK);
+    ck_assert_uint_eq(em_ipcsim_sched_run(), EM_ERR_BAD_STATE);
+    ck_assert_uint_eq(em_term(&conf), EM_OK);
+    /* an EM core cannot be the scheduler core */
+    ck_assert_uint_eq(sc_init(EM_IPCSIM_SCHED_CORE, EM_IPCSIM_SCHED_DEPTH_MAX, 1), EM_OK);
+    ck_assert_uint_eq(em_init_core(), EM_OK);
+    ck_assert_uint_eq(em_ipcsim_sched_run(), EM_ERR_BAD_STATE);
+    ck_assert_uint_eq(em_term_core(), EM_OK);
+    ck_assert_uint_eq(em_term(&conf), EM_OK);
+}
+
 void et_misuse_cases(void)
 {
     static const struct harness_case cases[] = {
         {.name = "misuse", .core = case_misuse, .cores = 2},
         {.name = "eo_error_handler", .core = case_eo_error_handler, .cores = 2},
+        {.name = "sc_misuse", .core = case_sc_misuse, .cores = 1},
     };
     harness_add_cases("em", cases, HARNESS_COUNT(cases));
 }

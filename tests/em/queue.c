@@ -320,6 +320,8 @@ static em_status_t twin_stop(void *eo_ctx, em_eo_t eo)
     ck_assert_uint_eq(em_eo_get_state(eo), EM_EO_STATE_CREATED);
     ck_assert_int_eq(em_eo_remove_queue_all_sync(eo, EM_TRUE), EM_OK);
     ck_assert_int_eq(em_eo_delete(eo), EM_OK);
+    /* still inside the stop: em_eo_stop_sync must not have returned yet */
+    et_spin(2000);
     plat_store64(&c->stopped, 1);
     return EM_OK;
 }
@@ -377,11 +379,19 @@ static void case_eo_self_delete(void *arg)
     et_run(&ops);
 }
 
+ET_SC(case_unscheduled)
+ET_SC(case_eo_start_stop)
+ET_SC(case_eo_self_delete)
+
 void et_queue_cases(void)
 {
     static const struct harness_case cases[] = {
         {.name = "unscheduled", .core = case_unscheduled, .cores = 2},
         {.name = "eo_start_stop", .core = case_eo_start_stop, .cores = 4},
+        {.name = "sc_unscheduled", .core = case_unscheduled_sc, .cores = 3},
+        {.name = "sc_eo_start_stop", .core = case_eo_start_stop_sc, .cores = 5},
+        {.name = "sc4_eo_start_stop", .core = case_eo_start_stop_sc4, .cores = 5},
+        {.name = "sc_eo_self_delete", .core = case_eo_self_delete_sc, .cores = 3},
         {.name = "eo_start_sync", .core = case_eo_start_sync, .cores = 4},
         {.name = "eo_self_delete", .core = case_eo_self_delete, .cores = 2},
     };

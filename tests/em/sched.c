@@ -310,19 +310,26 @@ static void prio_receive(void *eo_ctx, em_event_t ev, em_event_type_t type, em_q
     em_free(ev);
 }
 
+/* With a scheduler core, the events are sent before the EO starts (so that
+ * the scheduler sees them all at once, as the inline core does), and the
+ * queues are parallel: an atomic queue is held while its event runs, so the
+ * event assigned ahead (sched_depth 1) is of the next priority down. */
 static void prio_setup(void *ctx)
 {
     struct prio_ctx *c = ctx;
+    int sc = et_is_sched_core();
     c->eo = et_eo("prio", prio_receive, c);
+    em_queue_type_t type = sc ? EM_QUEUE_TYPE_PARALLEL : EM_QUEUE_TYPE_ATOMIC;
     for (int i = 0; i < PRIO_Q; i++) {
-        c->q[i] = et_queue(NULL, EM_QUEUE_TYPE_ATOMIC, prio_of[i], EM_QUEUE_GROUP_DEFAULT);
+        c->q[i] = et_queue(NULL, type, prio_of[i], EM_QUEUE_GROUP_DEFAULT);
         ck_assert_uint_eq(em_queue_get_priority(c->q[i]), prio_of[i]);
         ck_assert_int_eq(em_eo_add_queue_sync(c->eo, c->q[i]), EM_OK);
     }
-    et_start(c->eo);
+    if (!sc) et_start(c->eo);
     /* lowest first, interleaved: all are ready before the core dispatches */
     for (uint64_t s = 0; s < PRIO_N; s++)
         for (int i = PRIO_Q - 1; i >= 0; i--) et_send(c->q[i], (uint64_t)i, s, 0, s);
+    if (sc) et_start(c->eo);
 }
 
 static bool prio_done(void *ctx)
@@ -429,6 +436,13 @@ static void case_queue_group(void *arg)
     et_run(&ops);
 }
 
+ET_SC(case_atomic)
+ET_SC(case_parallel)
+ET_SC(case_ordered)
+ET_SC(case_ordered_end)
+ET_SC(case_priorities)
+ET_SC(case_queue_group)
+
 void et_sched_cases(void)
 {
     static const struct harness_case cases[] = {
@@ -446,6 +460,16 @@ void et_sched_cases(void)
          .backends = HARNESS_SIM},
         {.name = "priorities", .core = case_priorities, .cores = 1},
         {.name = "queue_group", .core = case_queue_group, .cores = 4},
+        /* the same with a scheduler core of its own (one plat core more) */
+        {.name = "sc_atomic_4", .core = case_atomic_sc, .cores = 5},
+        {.name = "sc_atomic_8", .core = case_atomic_sc, .cores = 9},
+        {.name = "sc_parallel", .core = case_parallel_sc, .cores = 5},
+        {.name = "sc_ordered", .core = case_ordered_sc, .cores = 5},
+        {.name = "sc_ordered_end", .core = case_ordered_end_sc, .cores = 5},
+        {.name = "sc_priorities", .core = case_priorities_sc, .cores = 2},
+        {.name = "sc_queue_group", .core = case_queue_group_sc, .cores = 5},
+        {.name = "sc4_atomic_8", .core = case_atomic_sc4, .cores = 9},
+        {.name = "sc4_ordered", .core = case_ordered_sc4, .cores = 5},
     };
     harness_add_cases("em", cases, HARNESS_COUNT(cases));
 }

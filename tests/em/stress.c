@@ -152,9 +152,10 @@ static void st_finish(void *ctx)
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     fprintf(stderr,
-            "em stress: %llu events through 5 hops on %d cores: %.2f s host, %.3f ms platform "
+            "em stress: %llu events through 5 hops on %d EM cores%s: %.2f s host, %.3f ms platform "
             "time, at most %llu in the parallel receive at once\n",
-            (unsigned long long)c->total, plat_cores(),
+            (unsigned long long)c->total, em_core_count(),
+            et_is_sched_core() ? " and a scheduler core" : "",
             (double)(t1.tv_sec - c->t0.tv_sec) + (double)(t1.tv_nsec - c->t0.tv_nsec) / 1e9,
             (double)(plat_now_ns() - c->plat0) / 1e6, (unsigned long long)c->p_max);
     et_end(c->eo);
@@ -181,6 +182,10 @@ static void case_stress(void *arg)
     const struct harness_env *env = arg;
     uint64_t n = env->backend == PLAT_SIM ? et_env_u64("EM_STRESS_SIM", ST_SIM)
                                           : et_env_u64("EM_STRESS_NATIVE", ST_NATIVE);
+    /* natively every hand-over through the scheduler thread may cost a
+     * wake-up of a halted vCPU (~23 us here): a tenth of the events (the
+     * issue's 10^6 run with the inline scheduler) */
+    if (et_is_sched_core() && env->backend == PLAT_NATIVE) n /= 10;
     uint64_t per_flow = (n + ST_F - 1) / ST_F;
     struct et_ops ops = {.ctx_size = sizeof(struct st_ctx) + ST_F * ((per_flow + 63) / 64) * 8,
                          .setup = st_setup,
@@ -192,10 +197,13 @@ static void case_stress(void *arg)
     et_run(&ops);
 }
 
+ET_SC(case_stress)
+
 void et_stress_cases(void)
 {
     static const struct harness_case cases[] = {
         {.name = "stress", .core = case_stress, .cores = 8},
+        {.name = "sc_stress", .core = case_stress_sc, .cores = 9},
     };
     harness_add_cases("em", cases, HARNESS_COUNT(cases));
 }

@@ -9,6 +9,7 @@
  *     cc -std=c11 -Wall -Wextra -Werror prog.c launch.c \
  *         $(PKG_CONFIG_PATH=PREFIX/lib/pkgconfig pkg-config --cflags --libs em) -lpthread
  *     ./prog -c 2
+ *     ./prog -c 2 -s          (with a scheduler core of its own)
  *
  * must exit 0 and print the example's "<name>: ok: " line (the examples
  * check what they receive and exit 1 on any error or misorder).
@@ -71,11 +72,15 @@ START_TEST(example)
     int rc = inst_shell(cmd, log, sizeof log);
     ck_assert_msg(rc == 0, "%s\nexited %d:\n%s", cmd, rc, log);
 
-    ck_assert(inst_fits(cmd, sizeof cmd, "timeout 120 '%s' -c 2", exe));
-    rc = inst_shell(cmd, log, sizeof log);
-    ck_assert_msg(rc == 0, "%s exited %d:\n%s", cmd, rc, log);
+    /* inline, then with a scheduler core of its own (-s) */
     ck_assert(inst_fits(want, sizeof want, "%.*s: ok: ", stem, base));
-    ck_assert_msg(strstr(log, want), "%s printed no '%s':\n%s", cmd, want, log);
+    static const char *const modes[] = {"", " -s"};
+    for (size_t m = 0; m < HARNESS_COUNT(modes); m++) {
+        ck_assert(inst_fits(cmd, sizeof cmd, "timeout 120 '%s' -c 2%s", exe, modes[m]));
+        rc = inst_shell(cmd, log, sizeof log);
+        ck_assert_msg(rc == 0, "%s exited %d:\n%s", cmd, rc, log);
+        ck_assert_msg(strstr(log, want), "%s printed no '%s':\n%s", cmd, want, log);
+    }
 }
 END_TEST
 

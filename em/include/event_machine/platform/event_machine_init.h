@@ -23,9 +23,11 @@ extern "C" {
 typedef enum {
     /* Each dispatching core runs the scheduler itself (the default). */
     EM_IPCSIM_SCHED_INLINE = 0,
-    /* A scheduler core of its own hands events to per-core dispatch queues
-     * (the KeyStone PDSP). Not implemented in this version: em_init fails with
-     * EM_ERR_NOT_IMPLEMENTED. */
+    /* A scheduler of its own (the KeyStone QMSS PDSP firmware): a platform
+     * core that is not an EM core calls em_ipcsim_sched_run(); it pops ready
+     * events by priority and queue type and pushes them into per-core
+     * dispatch queues (hardware queues of the hwq device, one per EM core);
+     * each em_dispatch pops its own. See docs/em.md. */
     EM_IPCSIM_SCHED_CORE = 1
 } em_ipcsim_sched_mode_t;
 
@@ -57,9 +59,15 @@ typedef struct {
     struct {
         const char *hwq_device; /* plat_hwq device name; NULL: "hwq" */
         em_ipcsim_sched_mode_t sched_mode;
+        /* EM_IPCSIM_SCHED_CORE: events the scheduler hands a core ahead of
+         * its dispatch (they wait in its dispatch queue, their atomic or
+         * ordered context taken), 1..EM_IPCSIM_SCHED_DEPTH_MAX; 0: 1. */
+        int sched_depth;
     } ipcsim;
     uint32_t __internal_check;
 } em_conf_t;
+
+#define EM_IPCSIM_SCHED_DEPTH_MAX 16
 
 /* Set every field to its default and mark the struct initialised. */
 void em_conf_init(em_conf_t *conf);
@@ -73,6 +81,13 @@ em_status_t em_init(const em_conf_t *conf);
  * EM_ERR_TOO_LARGE when core_count cores already have, EM_ERR_BAD_STATE when
  * this core already is one. */
 em_status_t em_init_core(void);
+
+/* ipcsim extension, EM_IPCSIM_SCHED_CORE: run the scheduler on the calling
+ * platform core, which must not be an EM core, until em_term is called or
+ * every EM core has called em_term_core. EM_OK on that end;
+ * EM_ERR_NOT_INITIALIZED before em_init, EM_ERR_BAD_STATE in the inline mode,
+ * on an EM core, or when a scheduler already runs. */
+em_status_t em_ipcsim_sched_run(void);
 
 /* End EM on the calling core (after its last dispatch); runs the local stops
  * still due on it. */
