@@ -180,6 +180,7 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
     }
     plat_mutex_unlock(&sh->lock);
     if (!q) {
+        if (sh->sched_core) em_sched_check_missing(sh, c);
         output_drain(sh, c, opt);
         plat_event_wait(&sh->work, epoch, wait_ns);
         return 0;

@@ -104,6 +104,7 @@ em_status_t em_init(const em_conf_t *conf)
     sh->core_count = conf->core_count;
     sh->device_id = conf->device_id;
     sh->sched_core = conf->ipcsim.sched_mode == EM_IPCSIM_SCHED_CORE;
+    sh->init_ns = plat_now_ns();
     sh->sched_depth = conf->ipcsim.sched_depth ? (uint32_t)conf->ipcsim.sched_depth : 1;
     if (sh->sched_core && em_sched_init_locked(sh) != EM_OK) {
         unsigned total = sh->hwq_total;

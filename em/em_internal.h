@@ -152,6 +152,7 @@ struct em_core {
     int egrp_iter;
     int waiting;       /* counted in sh->waiters (an idle round's wait) */
     unsigned disp_hwq; /* EM_IPCSIM_SCHED_CORE: this core's dispatch queue */
+    int sched_checked; /* saw a scheduler core, or said that none runs */
     uint32_t assigned; /* assignments waiting in it */
     /* an error found with the lock held, reported once it is released */
     em_status_t deferred;
@@ -172,6 +173,8 @@ struct em_shared {
     int stops_running; /* EO global stop functions running now */
     int sched_core;    /* EM_IPCSIM_SCHED_CORE */
     int sched_running, sched_waiting, sched_next;
+    uint64_t sched_ever; /* a scheduler core has run (plat_load64 / plat_store64) */
+    uint64_t init_ns;    /* em_init's time: how long cores wait for one */
     uint32_t sched_depth;
     em_error_handler_t errh;
     em_dispatch_enter_func_t enter_cb[EM_CALLBACKS_MAX];
@@ -267,6 +270,9 @@ void em_atomic_release_locked(struct em_shared *sh, struct em_core *c);
 /* EM_IPCSIM_SCHED_CORE, lock held (em_sched.c): take the next assignment of
  * c's dispatch queue as em_schedule would have picked it; -1: none. */
 int em_sched_take_locked(struct em_shared *sh, struct em_core *c);
+/* Idle, EM_IPCSIM_SCHED_CORE, lock not held: report once when no scheduler
+ * core has run for a while after em_init. */
+void em_sched_check_missing(struct em_shared *sh, struct em_core *c);
 /* Lock held: put back the assignments of c's dispatch queue that c cannot
  * run now (all of them if all != 0), each to the tail of its queue. */
 void em_sched_purge_locked(struct em_shared *sh, struct em_core *c, int all);

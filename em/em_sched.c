@@ -100,6 +100,26 @@ static void put_back(struct em_shared *sh, struct em_core *c, struct em_ev **evs
     release_context(sh, c, qi, evs[0]->disp_ticket);
 }
 
+/* A program that chose EM_IPCSIM_SCHED_CORE and never runs the scheduler
+ * would dispatch nothing, silently: after EM_SCHED_MISSING_NS without one,
+ * each idle core says so once (lock not held). */
+#define EM_SCHED_MISSING_NS 1000000000ull
+
+void em_sched_check_missing(struct em_shared *sh, struct em_core *c)
+{
+    if (c->sched_checked) return;
+    if (plat_load64(&sh->sched_ever)) {
+        c->sched_checked = 1;
+        return;
+    }
+    if (plat_now_ns() - sh->init_ns < EM_SCHED_MISSING_NS) return;
+    c->sched_checked = 1;
+    em_err(EM_ERR_BAD_STATE, EM_ESCOPE_IPCSIM_SCHED,
+           "em_dispatch: EM_IPCSIM_SCHED_CORE and no scheduler core has run for %llu ms since "
+           "em_init (call em_ipcsim_sched_run on a platform core that is not an EM core)",
+           (unsigned long long)(EM_SCHED_MISSING_NS / 1000000ull));
+}
+
 static int runnable(const struct em_shared *sh, const struct em_core *c, int qi)
 {
     const struct em_queue *q = &sh->q[qi];
@@ -225,7 +245,10 @@ em_status_t em_ipcsim_sched_run(void)
                       : sh->sched_running ? "a scheduler core already runs"
                       : !hq               ? "the hwq device could not be opened"
                                           : NULL;
-    if (!why) sh->sched_running = 1;
+    if (!why) {
+        sh->sched_running = 1;
+        plat_store64(&sh->sched_ever, 1);
+    }
     plat_mutex_unlock(&sh->lock);
     if (why) {
         plat_shared_unmap(sh);

@@ -194,6 +194,14 @@ static void case_eo_error_handler(void *arg)
 
 /* ---- the scheduler core's errors ------------------------------------------ */
 
+static em_status_t sc_handler(em_eo_t eo, em_status_t error, em_escope_t escope, va_list args)
+{
+    (void)eo, (void)args;
+    uint64_t *b = harness_board();
+    if (escope == EM_ESCOPE_IPCSIM_SCHED) plat_fetch_add64(&b[0], 1), plat_store64(&b[1], error);
+    return error;
+}
+
 static em_status_t sc_init(int mode, int depth, int cores)
 {
     em_conf_t conf;
@@ -227,7 +235,15 @@ static void case_sc_misuse(void *arg)
     /* an EM core cannot be the scheduler core */
     ck_assert_uint_eq(sc_init(EM_IPCSIM_SCHED_CORE, EM_IPCSIM_SCHED_DEPTH_MAX, 1), EM_OK);
     ck_assert_uint_eq(em_init_core(), EM_OK);
+    ck_assert_uint_eq(em_register_error_handler(sc_handler), EM_OK);
     ck_assert_uint_eq(em_ipcsim_sched_run(), EM_ERR_BAD_STATE);
+    ck_assert_uint_eq(plat_load64(&harness_board()[0]), 1);
+    /* dispatching with no scheduler core: said once, after a second */
+    ck_assert_uint_eq(em_dispatch_ns(1500000000ull, NULL, NULL), EM_OK);
+    ck_assert_uint_eq(plat_load64(&harness_board()[0]), 2);
+    ck_assert_uint_eq(plat_load64(&harness_board()[1]), EM_ERR_BAD_STATE);
+    ck_assert_uint_eq(em_dispatch_ns(100000000ull, NULL, NULL), EM_OK);
+    ck_assert_uint_eq(plat_load64(&harness_board()[0]), 2);
     ck_assert_uint_eq(em_term_core(), EM_OK);
     ck_assert_uint_eq(em_term(&conf), EM_OK);
 }
