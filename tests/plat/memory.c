@@ -158,6 +158,60 @@ static void case_mem_alloc(void *arg)
     if (me == 0) plat_shared_free(p);
 }
 
+/* Two named memories (ideal's optional `memories`: "sram" beside "shared"):
+ * distinct blocks, each zeroed and reached by every core; in simulation a
+ * load costs each memory's own latency. */
+static void case_mem_two(void *arg)
+{
+    uint64_t *board = harness_board();
+    int me = plat_core(), st = 1;
+    if (me == 0) {
+        uint64_t *s = plat_mem_alloc("shared", 4096, 64, &st);
+        ck_assert_msg(s, "plat_mem_alloc(\"shared\"): %s", plat_strerror(st));
+        uint64_t *r = plat_mem_alloc("sram", 4096, 64, &st);
+        ck_assert_msg(r, "plat_mem_alloc(\"sram\"): %s", plat_strerror(st));
+        ck_assert(all_zero(r, 4096));
+        ck_assert((uint8_t *)s + 4096 <= (uint8_t *)r || (uint8_t *)r + 4096 <= (uint8_t *)s);
+        ck_assert_int_eq(plat_shared_home(r, 4096, 0), PLAT_OK);
+        plat_store64(&board[0], pt_u(s));
+        plat_store64(&board[1], pt_u(r));
+    }
+    harness_barrier();
+    uint64_t *s = pt_p(plat_load64(&board[0])), *r = pt_p(plat_load64(&board[1]));
+    plat_store64(&r[me], 100 + (uint64_t)me);
+    ck_assert_uint_eq(plat_fetch_add64(&s[me], 1), 0);
+    harness_barrier();
+    if (me != 0) harness_barrier();
+    uint64_t t0 = plat_now_ns();
+    uint64_t v = plat_load64(&s[0]);
+    uint64_t t1 = plat_now_ns();
+    uint64_t w = plat_load64(&r[0]);
+    uint64_t t2 = plat_now_ns();
+    ck_assert_uint_eq(v, 1);
+    ck_assert_uint_eq(w, 100);
+    if (pt_sim(arg) && me == 0) { /* the others are at the barrier: no contention */
+        double gap = pt_num(arg, "memory.latency_ns") - pt_num(arg, "memories.sram.latency_ns");
+        ck_assert_msg((double)(t1 - t0) - (double)(t2 - t1) == gap,
+                      "a load takes %llu ns from shared, %llu ns from sram",
+                      (unsigned long long)(t1 - t0), (unsigned long long)(t2 - t1));
+    }
+    if (me == 0) harness_barrier();
+    if (me == 1) {
+        /* DMA between the two memories. */
+        for (int c = 0; c < plat_cores(); c++)
+            ck_assert_uint_eq(plat_load64(&r[c]), 100 + (uint64_t)c);
+        plat_dma d;
+        ck_assert_int_eq(plat_dma_start(&d, s + 256, r, 64, 0, 0, 0), PLAT_OK);
+        ck_assert_int_eq(plat_dma_wait(&d, HARNESS_WAIT_NS), PLAT_OK);
+        ck_assert_uint_eq(plat_load64(&s[256 + 2]), 102);
+    }
+    harness_barrier();
+    if (me == 0) {
+        plat_shared_free(r);
+        plat_shared_free(s);
+    }
+}
+
 static void case_shared_map(void *arg)
 {
     (void)arg;
@@ -320,6 +374,12 @@ void pt_memory(void)
         {.name = "shared_alloc", .core = case_shared_alloc, .cores = 3},
         {.name = "shared_map", .core = case_shared_map, .cores = 4},
         {.name = "mem_alloc", .core = case_mem_alloc, .cores = 3},
+        {.name = "mem_two",
+         .core = case_mem_two,
+         .cores = 3,
+         .edit_from = "memory:                        # shared memory behind one crossbar port",
+         .edit_to = "memories:\n  sram:\n    bytes: 1048576\n    latency_ns: 5\n"
+                    "memory:                        # shared memory behind one crossbar port"},
         {.name = "shared_map_process", .test = test_cross_process, .backends = HARNESS_NATIVE},
     };
     harness_add_cases("plat", cases, HARNESS_COUNT(cases));
