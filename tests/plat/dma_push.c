@@ -119,6 +119,59 @@ static void case_push_order(void *arg)
     }
 }
 
+/* A push queued behind a send to a channel with nothing posted waits with
+ * it (natively: the engine's queue, run by the poster's thread), and its
+ * descriptor appears once the post lets the engine go on. */
+static void case_push_behind_send(void *arg)
+{
+    (void)arg;
+    uint64_t *board = harness_board();
+    plat_hwq *q = open_hwq();
+    int me = plat_core();
+    static int desc;
+    if (me == 0) {
+        uint8_t *dst = plat_shared_alloc(SMALL, 64);
+        ck_assert_ptr_nonnull(dst);
+        plat_store64(&board[0], pt_u(dst));
+    }
+    harness_barrier();
+    uint8_t *dst = pt_p(plat_load64(&board[0]));
+    if (me == 0) {
+        uint8_t *src = plat_local_alloc(256 + SMALL, 64);
+        ck_assert_ptr_nonnull(src);
+        pt_fill(src, 256, 4);
+        pt_fill(src + 256, SMALL, 5);
+        plat_dma s, p;
+        ck_assert_int_eq(plat_dma_send(&s, 1, 0, src, 256), PLAT_OK);
+        ck_assert_int_eq(plat_dma_start_push(&p, dst, src + 256, SMALL, q, 14, &desc), PLAT_OK);
+        harness_barrier();
+        harness_barrier();
+        ck_assert_int_eq(plat_dma_wait(&s, HARNESS_WAIT_NS), PLAT_OK);
+        ck_assert_int_eq(plat_dma_wait(&p, HARNESS_WAIT_NS), PLAT_OK);
+        plat_local_free(src);
+    } else {
+        uint8_t *buf = plat_local_alloc(256, 64);
+        ck_assert_ptr_nonnull(buf);
+        harness_barrier();
+        plat_sleep_ns(PT_MS);
+        ck_assert_uint_eq(plat_hwq_count(q, 14), 0); /* held behind the send */
+        ck_assert_int_eq(plat_rx_post(0, buf, 256, 0), PLAT_OK);
+        ck_assert_int_eq(plat_hwq_wait(q, 14, HARNESS_WAIT_NS), PLAT_OK);
+        ck_assert_ptr_eq(plat_hwq_pop(q, 14), &desc);
+        uint8_t got[SMALL];
+        plat_copy(got, dst, SMALL);
+        ck_assert_uint_eq(pt_bad(got, SMALL, 5), SMALL);
+        size_t len = 0;
+        ck_assert_int_eq(plat_rx_wait(0, &len, HARNESS_WAIT_NS), PLAT_OK);
+        ck_assert_uint_eq(len, 256);
+        ck_assert_uint_eq(pt_bad(buf, 256, 4), 256);
+        harness_barrier();
+        plat_local_free(buf);
+    }
+    harness_barrier();
+    if (me == 0) plat_shared_free(dst);
+}
+
 /* Bad arguments, and a push to a full queue: the data is written, the
  * descriptor is not queued, and the transfer completes with PLAT_ENOMEM. */
 static void case_push_errors(void *arg)
@@ -212,6 +265,7 @@ void pt_dma_push(void)
     static const struct harness_case cases[] = {
         {.name = "dma_push_data", .core = case_push_data, .cores = 2},
         {.name = "dma_push_order", .core = case_push_order, .cores = 2},
+        {.name = "dma_push_behind_send", .core = case_push_behind_send, .cores = 2},
         {.name = "dma_push_errors",
          .core = case_push_errors,
          .cores = 1,
