@@ -63,6 +63,17 @@ Memory *Build::add_shared(uint64_t bytes, double latency_ns, double link_MBps)
     return m;
 }
 
+Memory *Build::add_memory(const std::string &name, uint64_t bytes, double latency_ns,
+                          double link_MBps)
+{
+    std::string mod = "mem_" + name;
+    int port = xbar_->add_port(mod, link_MBps);
+    Memory *m = own(new Memory(mod.c_str(), kernel, bytes, latency_ns));
+    kernel.add_memory(name, m);
+    xbar_->attach_target(m->tsock, port, m->base(), m->size());
+    return m;
+}
+
 void Build::add_devices(const struct conf_node *devs, double link_MBps)
 {
     for (size_t i = 0; devs && i < conf_len(devs); i++) {

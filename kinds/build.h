@@ -47,6 +47,10 @@ class Build
     Core &add_core(int index, const CoreParams &p, double link_MBps, bool bind_mem = true);
     // The shared memory behind a port of its own (none if bytes is 0).
     Memory *add_shared(uint64_t bytes, double latency_ns, double link_MBps);
+    // A further memory every core reaches, behind a crossbar port of its own,
+    // registered as plat_mem_alloc's `name` (Kernel::add_memory).
+    Memory *add_memory(const std::string &name, uint64_t bytes, double latency_ns,
+                       double link_MBps);
     // The devices of the file's `devices` section (already checked), each
     // behind a crossbar port of link_MBps or on the device bus.
     void add_devices(const struct conf_node *devices, double link_MBps);

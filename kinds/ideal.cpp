@@ -28,6 +28,12 @@ static const struct conf_rule rules[] = {
     {"memory", CONF_T_MAP, true, 1, 0},
     {"memory.bytes", CONF_T_INT, true, 0, BIG},
     {"memory.latency_ns", CONF_T_NUM, true, 0, MAX_NS},
+    // Optional further memories every core reaches (plat_mem_alloc by their
+    // key), each behind a crossbar port of its own; "shared" is memory's.
+    {"memories", CONF_T_MAP, false, 1, 0},
+    {"memories.*", CONF_T_MAP, false, 1, 0},
+    {"memories.*.bytes", CONF_T_INT, true, 1, BIG},
+    {"memories.*.latency_ns", CONF_T_NUM, true, 0, MAX_NS},
     {"devices", CONF_T_MAP, false, 1, 0},
     {"devices.*", CONF_T_ANY, false, 1, 0},
     {nullptr, CONF_T_ANY, false, 0, 0},
@@ -40,6 +46,9 @@ static int check(const struct conf *c, char *err, size_t errlen)
 {
     if (check_caps(c, "core.caps", err, errlen)) return -1;
     if (check_clocked(c, "core.clock_mhz", cycles, nullptr, err, errlen)) return -1;
+    if (conf_get(conf_root(c), "memories.shared"))
+        return check_bad(c, "memories.shared", err, errlen,
+                         "is not allowed: \"shared\" names the memory section");
     return check_devices(c, err, errlen);
 }
 
@@ -60,6 +69,14 @@ static void build(Build &b, const struct conf *c)
     for (int i = 0; i < n; i++) b.add_core(i, p, link);
     b.add_shared((uint64_t)conf_num(c, "memory.bytes", 0), conf_num(c, "memory.latency_ns", 0),
                  link);
+    const struct conf_node *mems = conf_get(conf_root(c), "memories");
+    for (size_t i = 0; mems && i < conf_len(mems); i++) {
+        const struct conf_node *m = conf_at(mems, i);
+        double bytes = 0, lat = 0;
+        conf_number(conf_get(m, "bytes"), &bytes); // checked by the rules
+        conf_number(conf_get(m, "latency_ns"), &lat);
+        b.add_memory(conf_key(mems, i), (uint64_t)bytes, lat, link);
+    }
     b.add_devices(conf_get(conf_root(c), "devices"), link);
 }
 

@@ -59,6 +59,11 @@ void Dma::run()
         }
 
         write(d->dst, d->src, d->n, me, me);
+        if (d->flags & DESC_PUSH) {
+            pop();
+            push_done(d);
+            continue;
+        }
         // Done: the caller may reuse the record at once, so keep what is left.
         bool ring = d->flags & PLAT_DMA_RING;
         int ring_core = d->ring_core;

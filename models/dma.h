@@ -8,6 +8,8 @@
  *                   block (a third-party transfer through the crossbar),
  *                   then done, then with PLAT_DMA_RING a 4-byte write to
  *                   the ring core's doorbell register;
+ *   plat_dma_start_push  the same write, then the descriptor's push at the
+ *                   queue manager (Engine::push_done), then done;
  *   plat_dma_send   claim the receiver's channel (waiting for a post,
  *                   holding back the later descriptors), one write from the
  *                   source into the posted buffer (up to its cap), then the
@@ -43,6 +45,7 @@ class Dma : public sc_core::sc_module, public Engine
     ~Dma() override;
 
     uint64_t reg_ps(RegOp op) override;
+    bool can_push() const override { return true; }
 
   private:
     void run();

@@ -1,6 +1,7 @@
 // engine.cpp -- what every DMA engine shares: the queue and receive channels.
 #include "engine.h"
 #include "core.h"
+#include "hwq.h"
 #include "memory.h"
 #include "kernel.h"
 
@@ -70,7 +71,15 @@ int Engine::status(Thread &t, DmaDesc *d, uint64_t deadline, bool wait)
         if (!wait) return PLAT_EAGAIN;
         if (!doze(kernel_, t, &d->state, "plat_dma_wait", deadline)) return PLAT_ETIMEDOUT;
     }
-    return PLAT_OK;
+    return (d->flags & DESC_PUSH) ? d->push_status : PLAT_OK;
+}
+
+void Engine::push_done(DmaDesc *d)
+{
+    Hwq &q = *d->push_q;
+    if (q.push_ps()) wait(ps(q.push_ps()));
+    d->push_status = q.push_at(d->chan, d->push_desc);
+    done(d);
 }
 
 int Engine::rx_post(Thread &t, unsigned c, void *buf, size_t cap, uint32_t ring)

@@ -39,23 +39,37 @@ class Core;
 class Memory;
 struct Thread;
 
+class Hwq;
+
 // The layout of a plat_dma record (the caller owns it; the queue links it).
+// It must fit plat_dma's 64 bytes, so what only one kind of transfer uses
+// shares its bytes with what another uses.
 struct DmaDesc {
     DmaDesc *next;
     void *dst; // plat_dma_start
     const void *src;
     uint64_t n;
-    uint32_t flags; // PLAT_DMA_RING, DESC_SEND
-    int32_t ring_core;
-    uint32_t ring_bits;
-    int32_t state;   // DMA_QUEUED or DMA_DONE; written only by engines
-    int32_t to_core; // plat_dma_send: the receiving core and its channel
-    uint32_t chan;
+    union {
+        struct {
+            int32_t ring_core; // PLAT_DMA_RING
+            uint32_t ring_bits;
+        };
+        Hwq *push_q; // DESC_PUSH: where desc goes once the bytes are written
+    };
+    void *push_desc;
+    uint32_t flags; // PLAT_DMA_RING, DESC_SEND, DESC_PUSH
+    int32_t state;  // DMA_QUEUED or DMA_DONE; written only by engines
+    union {
+        int32_t to_core;     // plat_dma_send: the receiving core and its channel
+        int32_t push_status; // DESC_PUSH: the push's status, read once done
+    };
+    uint32_t chan; // plat_dma_send: the channel; DESC_PUSH: the queue
 };
 enum { DMA_IDLE = 0, DMA_QUEUED = 1, DMA_DONE = 2 };
 // d is complete: DMA_DONE, and the threads watching it wake.
 void dma_done(Kernel &kernel, DmaDesc *d);
 constexpr uint32_t DESC_SEND = 1u << 31; // a plat_dma_send (not a plat_* flag)
+constexpr uint32_t DESC_PUSH = 1u << 30; // a plat_dma_start_push
 
 enum RxState { RX_FREE, RX_POSTED, RX_FILLING, RX_FILLED };
 
@@ -95,6 +109,8 @@ class Engine
     virtual int rx_cancel(Thread &t, unsigned c);
     // What the register sequence `op` costs the core, in ps.
     virtual uint64_t reg_ps(RegOp op) = 0;
+    // Whether the engine completes DESC_PUSH transfers (plat_dma_start_push).
+    virtual bool can_push() const { return false; }
     // plat_dma_reach: whether this engine masters the memory at [p, p+n):
     // everything, unless the kind confined it to one memory (the HIBI PE
     // DMA masters only its PE's dual-port RAM).
@@ -112,6 +128,10 @@ class Engine
     void filled(unsigned c, uint64_t total);
     // A descriptor is complete: DMA_DONE, watchers woken.
     void done(DmaDesc *d);
+    // From the engine's process, once a DESC_PUSH transfer's last byte is
+    // written: push its descriptor at the queue manager after the manager's
+    // push cost, then done(d) with the push's status.
+    void push_done(DmaDesc *d);
 
   protected:
     void push(DmaDesc *d); // append, wake the engine's process

@@ -9,17 +9,28 @@ using namespace sc_core;
 namespace ipcsim
 {
 
-Hwq::Hwq(sc_module_name name, Kernel &kernel, unsigned queues, unsigned depth, double latency_ns)
+Hwq::Hwq(sc_module_name name, Kernel &kernel, unsigned queues, unsigned depth,
+         double push_latency_ns, double pop_latency_ns)
     : sc_module(name), tsock("tsock"), kernel_(kernel), queues_(queues), depth_(depth),
-      latency_ps_(ns_to_ps(latency_ns, "latency_ns")), regs_(2 * (size_t)queues),
+      push_ps_(ns_to_ps(push_latency_ns, "push_latency_ns")),
+      pop_ps_(ns_to_ps(pop_latency_ns, "pop_latency_ns")), regs_(2 * (size_t)queues),
       slots_((size_t)queues * depth), head_(queues), count_(queues)
 {
     tsock.register_b_transport(this, &Hwq::b_transport);
 }
 
+int Hwq::push_at(unsigned q, void *desc)
+{
+    if (count_[q] == depth_) return PLAT_ENOMEM;
+    slots_[(size_t)q * depth_ + (head_[q] + count_[q]) % depth_] = desc;
+    count_[q]++;
+    kernel_.touched(count_reg(q), 8);
+    return PLAT_OK;
+}
+
 void Hwq::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
 {
-    sc_time d = delay + ps(latency_ps_);
+    sc_time d = delay + ps(gp.is_write() ? push_ps_ : pop_ps_);
     if (d != SC_ZERO_TIME) wait(d);
     delay = SC_ZERO_TIME;
 
@@ -34,13 +45,8 @@ void Hwq::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
     } else if (gp.is_write()) {
         void *desc;
         memcpy(&desc, gp.get_data_ptr(), sizeof desc);
-        if (count_[q] == depth_) {
-            if (x) x->status = PLAT_ENOMEM;
-            return;
-        }
-        slots_[(size_t)q * depth_ + (head_[q] + count_[q]) % depth_] = desc;
-        count_[q]++;
-        kernel_.touched(count_reg(q), 8);
+        int st = push_at(q, desc);
+        if (x && st != PLAT_OK) x->status = st;
         return;
     } else if (count_[q]) {
         v = (uint64_t)(uintptr_t)slots_[(size_t)q * depth_ + head_[q]];

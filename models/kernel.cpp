@@ -58,6 +58,32 @@ void Kernel::set_core_memory(int core, Memory *m)
     if (std::find(mems_.begin(), mems_.end(), m) == mems_.end()) mems_.push_back(m);
 }
 
+void Kernel::add_memory(const std::string &name, Memory *m)
+{
+    auto it =
+        std::find_if(named_.begin(), named_.end(),
+                     [&](const std::pair<std::string, Memory *> &e) { return e.first == name; });
+    if (it != named_.end())
+        it->second = m;
+    else
+        named_.emplace_back(name, m);
+    if (std::find(mems_.begin(), mems_.end(), m) == mems_.end()) mems_.push_back(m);
+}
+
+Memory *Kernel::memory(const std::string &name) const
+{
+    for (const auto &e : named_)
+        if (e.first == name) return e.second;
+    return nullptr;
+}
+
+std::string Kernel::memory_names() const
+{
+    std::string s;
+    for (const auto &e : named_) s += (s.empty() ? "" : ", ") + e.first;
+    return s;
+}
+
 Memory *Kernel::shared_holding(const void *p)
 {
     if (shared_ && shared_->holds(p)) return shared_;

@@ -79,8 +79,17 @@ class Kernel : public sc_core::sc_module
     void set_fabric(Fabric *f) { fabric_ = f; }
     // Core i's blocks, in core order (local may be NULL).
     void add_core_blocks(Core *c, Memory *local, Engine *e);
-    // The shared memory: named regions (plat_shared_map) live here.
-    void set_shared(Memory *m) { shared_ = m; }
+    // The shared memory: named regions (plat_shared_map) live here. It is
+    // also the named memory "shared" (plat_mem_alloc).
+    void set_shared(Memory *m)
+    {
+        shared_ = m;
+        add_memory("shared", m);
+    }
+    // A memory every core reaches, by the name plat_mem_alloc gives (a
+    // second on-chip SRAM beside the DRAM); it counts as shared memory. A
+    // later call for a name replaces the memory it names.
+    void add_memory(const std::string &name, Memory *m);
     // Core `core`'s plat_shared_alloc memory when it is not the shared
     // memory (a NUMA chip: each core group's own memory behind its own
     // controller). Every such memory counts as shared memory.
@@ -100,7 +109,11 @@ class Kernel : public sc_core::sc_module
         return (size_t)core < core_mem_.size() && core_mem_[(size_t)core] ? core_mem_[(size_t)core]
                                                                           : shared_;
     }
-    // The shared memory (set_shared or set_core_memory) holding p; NULL if none.
+    // The memory called `name` (add_memory); NULL if the platform has none.
+    Memory *memory(const std::string &name) const;
+    // The names of add_memory, in order, comma separated (for messages).
+    std::string memory_names() const;
+    // The shared memory (set_shared, set_core_memory or add_memory) holding p; NULL if none.
     Memory *shared_holding(const void *p);
     Memory *local(int i) { return locals_[(size_t)i]; }
     Engine &engine(int i) { return *engines_[(size_t)i]; }
@@ -197,7 +210,8 @@ class Kernel : public sc_core::sc_module
     Fabric *fabric_ = nullptr;
     Memory *shared_ = nullptr;
     std::vector<Memory *> core_mem_; // per core (set_core_memory); NULL: shared_
-    std::vector<Memory *> mems_;     // the distinct memories of core_mem_, in order
+    std::vector<Memory *> mems_;     // the distinct memories of core_mem_ and named_, in order
+    std::vector<std::pair<std::string, Memory *>> named_; // add_memory, in order
     std::vector<Device> devices_;
     // Homes: disjoint ranges [start, end) keyed by start; neighbours of one
     // core are merged, so a rank's homed lines stay one range each.

@@ -55,12 +55,18 @@
       (name, size, created, status))                                                               \
     XV(shared_unmap, (void *p), (p))                                                               \
     X(int, shared_home, (const void *p, size_t n, int core), (p, n, core))                         \
+    X(void *, mem_alloc, (const char *memory, size_t size, size_t align, int *status),             \
+      (memory, size, align, status))                                                               \
     X(int, dma_start,                                                                              \
       (plat_dma * d, void *dst, const void *src, size_t n, unsigned flags, int ring_core,          \
        uint32_t ring_bits),                                                                        \
       (d, dst, src, n, flags, ring_core, ring_bits))                                               \
     X(int, dma_test, (plat_dma * d), (d))                                                          \
     X(int, dma_wait, (plat_dma * d, uint64_t timeout_ns), (d, timeout_ns))                         \
+    X(int, dma_start_push,                                                                         \
+      (plat_dma * d, void *dst, const void *src, size_t n, plat_hwq *q, unsigned queue,            \
+       void *desc),                                                                                \
+      (d, dst, src, n, q, queue, desc))                                                            \
     X(unsigned, rx_channels, (void), ())                                                           \
     X(int, rx_post, (unsigned chan, void *buf, size_t cap, uint32_t ring_bits),                    \
       (chan, buf, cap, ring_bits))                                                                 \

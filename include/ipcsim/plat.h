@@ -275,6 +275,20 @@ void plat_local_free(void *p);
 void *plat_shared_alloc(size_t size, size_t align);
 void plat_shared_free(void *p);
 
+/* Memory every core of the run can reach, in the shared memory called
+ * `memory`: a platform may have more than one (an on-chip SRAM beside the
+ * DRAM, as KeyStone's MSMC SRAM and DDR3). Freed with plat_shared_free.
+ * Zeroed. Every plat_* call that takes shared memory (plat_shared_home,
+ * plat_copy, DMA, atomics) takes it. Returns NULL with *status set on
+ * failure: PLAT_ENOENT for a name the platform has no memory of,
+ * PLAT_EINVAL for a NULL name or an align that is not a power of two,
+ * PLAT_ENOMEM when the memory is full. status may be NULL.
+ *   native  one host memory: any name is plat_shared_alloc.
+ *   sim     the memories the platform kind names; every kind's default
+ *           shared memory (plat_shared_alloc's, plat_shared_map's) is
+ *           called "shared". Bookkeeping: no simulated time. */
+void *plat_mem_alloc(const char *memory, size_t size, size_t align, int *status);
+
 /* A named shared region: every caller with the same name gets the same bytes;
  * the first creates it zeroed (*created = true). A name starting with '/'
  * natively also reaches other processes on the host (POSIX shared memory),
@@ -315,8 +329,30 @@ typedef struct plat_dma {
  * after the last byte is written, at the destination. */
 int plat_dma_start(plat_dma *d, void *dst, const void *src, size_t n, unsigned flags, int ring_core,
                    uint32_t ring_bits);
+/* plat_dma_start_push's d may instead complete with PLAT_ENOMEM. */
 int plat_dma_test(plat_dma *d);                      /* PLAT_OK or PLAT_EAGAIN */
 int plat_dma_wait(plat_dma *d, uint64_t timeout_ns); /* PLAT_OK or PLAT_ETIMEDOUT */
+
+typedef struct plat_hwq plat_hwq;
+/* A transfer that completes by pushing a descriptor into a hardware queue,
+ * as a packet DMA completes by pushing its descriptor to a queue (KeyStone's
+ * Multicore Navigator, SPRUGR9H 2.5). Queued as plat_dma_start on the calling
+ * core's engine, in order with its other transfers; after the last byte is
+ * written, desc is pushed to `queue` of q, so a core that pops desc finds
+ * the bytes; d completes after the push. Returns PLAT_OK, PLAT_ENOTSUP
+ * without PLAT_CAP_DMA (or on an engine that cannot push, below),
+ * PLAT_EINVAL for a NULL q or desc or a bad queue.
+ * A queue at its depth refuses the push: the engine does not retry; the data
+ * is written, desc is not in the queue, and d completes with PLAT_ENOMEM
+ * (what plat_dma_wait and plat_dma_test return).
+ *   native  the push follows the copy in the thread that runs the engine
+ *           (the caller, or the poster of a receive buffer it waited for).
+ *   sim     the engine pushes at the queue manager, when the copy completes
+ *           plus the device's push cost (push_latency_ns): no crossing. The
+ *           generic crossbar engine can (ideal, sw26010, mpc8640_srio); the
+ *           FUNCAPI board's engines cannot (PLAT_ENOTSUP). */
+int plat_dma_start_push(plat_dma *d, void *dst, const void *src, size_t n, plat_hwq *q,
+                        unsigned queue, void *desc);
 
 /* Receive channels: DMA addressed to a channel of a core instead of to a
  * pointer. The receiving core posts, per channel, the buffer the next
@@ -375,8 +411,7 @@ uint32_t plat_doorbell_wait(uint32_t mask, uint64_t timeout_ns);
  */
 
 /* Hardware queues (a queue manager such as KeyStone QMSS): numbered FIFO
- * queues of descriptor pointers. */
-typedef struct plat_hwq plat_hwq;
+ * queues of descriptor pointers (plat_hwq is declared with the DMA calls). */
 plat_hwq *plat_hwq_open(const char *name, int *status);
 unsigned plat_hwq_queues(plat_hwq *q); /* number of queues */
 /* PLAT_ENOMEM when the queue is at its depth. */

@@ -12,7 +12,12 @@ static const struct conf_rule rules[] = {
     {"devices.*.type", CONF_T_STR, true, 1, 0},
     {"devices.*.queues", CONF_T_INT, true, 1, 1 << 20},
     {"devices.*.depth", CONF_T_INT, true, 1, 1 << 24},
+    // Every access's cost at the manager; push_latency_ns (writes) and
+    // pop_latency_ns (pops and count reads) each default to it, for a
+    // manager that takes pushes and pops through different ports.
     {"devices.*.latency_ns", CONF_T_NUM, true, 0, MAX_NS},
+    {"devices.*.push_latency_ns", CONF_T_NUM, false, 0, MAX_NS},
+    {"devices.*.pop_latency_ns", CONF_T_NUM, false, 0, MAX_NS},
     {nullptr, CONF_T_ANY, false, 0, 0},
 };
 
@@ -20,8 +25,10 @@ static sc_core::sc_module *build(Build &b, const std::string &name, const struct
                                  double link_MBps)
 {
     std::string mod = dev_module(name);
+    double lat = dev_param(n, "latency_ns");
     Hwq *q = b.own(new Hwq(mod.c_str(), b.kernel, (unsigned)dev_param(n, "queues"),
-                           (unsigned)dev_param(n, "depth"), dev_param(n, "latency_ns")));
+                           (unsigned)dev_param(n, "depth"), dev_param_or(n, "push_latency_ns", lat),
+                           dev_param_or(n, "pop_latency_ns", lat)));
     int port = b.xbar().add_port(mod, link_MBps);
     b.xbar().attach_target(q->tsock, port, q->regs(), q->regs_size());
     return q;

@@ -7,6 +7,8 @@
  * (plat_dma_send, rx.c) can hold an engine up; then it and every transfer
  * queued after it wait in the engine's queue, in order, and the receiver's
  * plat_rx_post runs the engine: the poster's thread does the copies.
+ * plat_dma_start_push is a copy whose completion, in the same thread, first
+ * pushes its descriptor (plat_hwq_push); the record keeps the push's status.
  *
  * Doorbells are a 32-bit pending mask per core (atomic OR to ring, atomic
  * AND-NOT to take) and a wait queue the ringer wakes.
@@ -38,9 +40,12 @@ void nat_engine_init(struct nat_engine *e)
  * `done` is set, so read it before. */
 static void finish(struct nat_dma *r)
 {
+    /* The push follows the copy, so a popper of desc finds the bytes (the
+     * push publishes with release); its status is what d completes with. */
+    if (r->kind == NAT_PUSH) r->arg = (uint32_t)nat_hwq_push(r->q, r->arg, r->desc);
     struct nat_ctx *ring = r->kind == NAT_COPY ? r->to : NULL;
     uint32_t bits = r->arg;
-    void *dst = r->kind == NAT_COPY ? r->dst : NULL;
+    void *dst = r->kind != NAT_SEND ? r->dst : NULL;
     size_t n = r->n;
     __atomic_store_n(&r->done, 1, __ATOMIC_SEQ_CST);
     nat_poll_wake(r); /* the record's waiter (plat_dma_wait), then pollers of dst */
@@ -56,7 +61,7 @@ static void run(struct nat_engine *e)
         if (r->kind == NAT_SEND) {
             if (!nat_rx_deliver(e, r)) return;
         } else if (r->n) {
-            nat_move(r->dst, r->src, r->n);
+            nat_move(r->dst, r->src, r->n); /* NAT_COPY, NAT_PUSH */
         }
         e->head = r->next;
         if (!e->head) e->tail = NULL;
@@ -115,6 +120,36 @@ int nat_dma_start(plat_dma *d, void *dst, const void *src, size_t n, unsigned fl
     return PLAT_OK;
 }
 
+int nat_dma_start_push(plat_dma *d, void *dst, const void *src, size_t n, plat_hwq *q,
+                       unsigned queue, void *desc)
+{
+    struct nat_dma *r = nat_dma_rec(d, "plat_dma_start_push");
+    struct nat_ctx *self = nat_self()->core;
+    if (!(self->caps & PLAT_CAP_DMA)) return PLAT_ENOTSUP;
+    if (!q || !desc || queue >= nat_hwq_queues(q) || (n && (!dst || !src))) return PLAT_EINVAL;
+    __atomic_store_n(&r->done, 0, __ATOMIC_RELAXED);
+    r->kind = NAT_PUSH;
+    r->dst = dst;
+    r->src = src;
+    r->n = n;
+    r->q = q;
+    r->desc = desc;
+    r->arg = queue;
+    if (__atomic_load_n(&self->engine.queued, __ATOMIC_ACQUIRE) == 0) {
+        if (n) nat_move(dst, src, n);
+        finish(r);
+    } else {
+        nat_engine_push(self, r);
+    }
+    return PLAT_OK;
+}
+
+/* A push transfer completes with its push's status, the others with PLAT_OK. */
+static int result(const struct nat_dma *r)
+{
+    return r->kind == NAT_PUSH ? (int)r->arg : PLAT_OK;
+}
+
 static bool complete(const void *p)
 {
     return __atomic_load_n(&((const struct nat_dma *)p)->done, __ATOMIC_ACQUIRE) != 0;
@@ -122,13 +157,15 @@ static bool complete(const void *p)
 
 int nat_dma_test(plat_dma *d)
 {
-    return complete(nat_dma_rec(d, "plat_dma_test")) ? PLAT_OK : PLAT_EAGAIN;
+    struct nat_dma *r = nat_dma_rec(d, "plat_dma_test");
+    return complete(r) ? result(r) : PLAT_EAGAIN;
 }
 
 int nat_dma_wait(plat_dma *d, uint64_t timeout_ns)
 {
     struct nat_dma *r = nat_dma_rec(d, "plat_dma_wait");
-    return nat_poll_wait(r, complete, r, timeout_ns);
+    int st = nat_poll_wait(r, complete, r, timeout_ns);
+    return st == PLAT_OK ? result(r) : st;
 }
 
 void nat_ring(struct nat_ctx *c, uint32_t bits)

@@ -169,6 +169,18 @@ void *nat_shared_alloc(size_t size, size_t align)
 {
     return nat_zalloc(size, align);
 }
+/* One host memory: every name is it. */
+void *nat_mem_alloc(const char *memory, size_t size, size_t align, int *status)
+{
+    int st = PLAT_OK;
+    void *p = NULL;
+    if (!memory || (align & (align - 1)))
+        st = PLAT_EINVAL;
+    else if (!(p = nat_shared_alloc(size, align)))
+        st = PLAT_ENOMEM;
+    if (status) *status = st;
+    return p;
+}
 void nat_shared_free(void *p)
 {
     free(p);

@@ -45,16 +45,22 @@ struct nat_wq {
 };
 
 /* A transfer of a core's DMA engine, stored in the caller's plat_dma. */
-enum nat_xfer { NAT_COPY, NAT_SEND };
+enum nat_xfer { NAT_COPY, NAT_SEND, NAT_PUSH };
 struct nat_dma {
     uint64_t done;        /* 1 once complete (atomic) */
     struct nat_dma *next; /* in the engine's queue */
     const void *src;
     void *dst; /* NAT_COPY */
     size_t n;
-    struct nat_ctx *to; /* NAT_COPY: core to ring, or NULL; NAT_SEND: the receiver */
-    uint32_t arg;       /* NAT_COPY: ring bits; NAT_SEND: the channel */
-    uint32_t kind;      /* enum nat_xfer */
+    union {
+        struct nat_ctx *to; /* NAT_COPY: core to ring, or NULL; NAT_SEND: the receiver */
+        plat_hwq *q;        /* NAT_PUSH: the queues desc goes to after the copy */
+    };
+    void *desc; /* NAT_PUSH */
+    /* NAT_COPY: ring bits; NAT_SEND: the channel; NAT_PUSH: the queue, then
+     * (once done) the push's status */
+    uint32_t arg;
+    uint32_t kind; /* enum nat_xfer */
 } NAT_ALIAS;
 
 /* A core's DMA engine. Its queue holds the transfers that wait behind a send

@@ -2,6 +2,7 @@
 #include "sim.h"
 
 #include "../../models/engine.h"
+#include "../../models/hwq.h"
 
 namespace ipcsim
 {
@@ -32,6 +33,33 @@ int sim_dma_start(plat_dma *d, void *dst, const void *src, size_t n, unsigned fl
     x->to_core = -1;
     x->chan = 0;
     kernel().engine(c.index).submit(t, x); // the core writes the descriptor
+    return PLAT_OK;
+}
+
+int sim_dma_start_push(plat_dma *d, void *dst, const void *src, size_t n, plat_hwq *pq,
+                       unsigned queue, void *desc)
+{
+    Thread &t = self();
+    Core &c = *t.core;
+    Engine &e = kernel().engine(c.index);
+    if (!(c.caps & PLAT_CAP_DMA) || !e.can_push()) return PLAT_ENOTSUP;
+    Hwq *q = (Hwq *)pq;
+    if (!q || !desc || queue >= q->queues()) return PLAT_EINVAL;
+    need(d, "plat_dma_start_push");
+    if (n) {
+        need(dst, "plat_dma_start_push");
+        need(src, "plat_dma_start_push");
+    }
+    DmaDesc *x = (DmaDesc *)(void *)d;
+    x->dst = dst;
+    x->src = src;
+    x->n = n;
+    x->flags = DESC_PUSH;
+    x->push_q = q;
+    x->push_desc = desc;
+    x->push_status = PLAT_OK;
+    x->chan = queue;
+    e.submit(t, x); // the core writes the descriptor
     return PLAT_OK;
 }
 

@@ -125,6 +125,22 @@ void *sim_shared_alloc(size_t size, size_t align)
     return m->alloc(size, align);
 }
 
+void *sim_mem_alloc(const char *memory, size_t size, size_t align, int *status)
+{
+    self();
+    Memory *m = memory ? kernel().memory(memory) : nullptr;
+    void *p = nullptr;
+    int st = PLAT_OK;
+    if (!memory || !pow2(align))
+        st = PLAT_EINVAL;
+    else if (!m)
+        st = PLAT_ENOENT;
+    else if (!(p = m->alloc(size, align)))
+        st = PLAT_ENOMEM;
+    if (status) *status = st;
+    return p;
+}
+
 void sim_shared_free(void *p)
 {
     if (!p) return;

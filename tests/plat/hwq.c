@@ -2,6 +2,8 @@
 #include "pt.h"
 
 #define DEPTH 16 /* devices.hwq.depth overridden for these cases */
+/* ideal.yaml's line that cases edit to give the push and pop latencies. */
+#define HWQ_LATENCY "latency_ns: 20             # nominal push/pop at the queue manager"
 
 static plat_hwq *open_hwq(void)
 {
@@ -162,6 +164,48 @@ static void case_hwq_names(void *arg)
     if (pt_sim(arg)) ck_assert_int_eq(status, PLAT_ENOENT);
 }
 
+/* Sim: a push costs the crossing plus push_latency_ns, a pop and a count the
+ * crossing plus pop_latency_ns (each latency_ns unless given). The crossings
+ * of an 8-byte write and read are alike, so the times differ by the
+ * latencies' difference. */
+static void case_hwq_costs(void *arg)
+{
+    plat_hwq *q = open_hwq();
+    static int item;
+    uint64_t t0 = plat_now_ns();
+    ck_assert_int_eq(plat_hwq_push(q, 2, &item), PLAT_OK);
+    uint64_t t1 = plat_now_ns();
+    ck_assert_uint_eq(plat_hwq_count(q, 2), 1);
+    uint64_t t2 = plat_now_ns();
+    ck_assert_ptr_eq(plat_hwq_pop(q, 2), &item);
+    uint64_t t3 = plat_now_ns();
+    if (!pt_sim(arg)) return;
+    double lat = pt_num(arg, "devices.hwq.latency_ns");
+    const struct conf *c = pt_env(arg)->platform;
+    double push = conf_num(c, "devices.hwq.push_latency_ns", lat);
+    double pop = conf_num(c, "devices.hwq.pop_latency_ns", lat);
+    uint64_t push_dt = t1 - t0, count_dt = t2 - t1, pop_dt = t3 - t2;
+    ck_assert_msg(pop_dt == count_dt, "pop %llu ns, count %llu ns", (unsigned long long)pop_dt,
+                  (unsigned long long)count_dt);
+    ck_assert_msg((double)push_dt - (double)pop_dt == push - pop,
+                  "push %llu ns, pop %llu ns: latencies %g and %g ns", (unsigned long long)push_dt,
+                  (unsigned long long)pop_dt, push, pop);
+    ck_assert_uint_gt(pop_dt, (uint64_t)pop);
+}
+
+/* 8192 queues (a KeyStone QMSS has 8192): the last one works. */
+static void case_hwq_many(void *arg)
+{
+    (void)arg;
+    plat_hwq *q = open_hwq();
+    static int item;
+    ck_assert_uint_eq(plat_hwq_queues(q), 8192);
+    ck_assert_int_eq(plat_hwq_push(q, 8191, &item), PLAT_OK);
+    ck_assert_uint_eq(plat_hwq_count(q, 8191), 1);
+    ck_assert_ptr_eq(plat_hwq_pop(q, 8191), &item);
+    ck_assert_int_eq(plat_hwq_push(q, 8192, &item), PLAT_EINVAL);
+}
+
 void pt_hwq(void)
 {
     static const struct harness_case cases[] = {
@@ -169,6 +213,21 @@ void pt_hwq(void)
         {.name = "hwq_wait", .core = case_hwq_wait, .cores = 2},
         {.name = "hwq_mpmc", .core = case_hwq_mpmc, .cores = 4, .sets = {"devices.hwq.depth=16"}},
         {.name = "hwq_names", .core = case_hwq_names, .cores = 1},
+        {.name = "hwq_costs", .core = case_hwq_costs, .cores = 1},
+        {.name = "hwq_costs_split",
+         .core = case_hwq_costs,
+         .cores = 1,
+         .edit_from = HWQ_LATENCY,
+         .edit_to = "latency_ns: 20\n    push_latency_ns: 520\n    pop_latency_ns: 20"},
+        {.name = "hwq_costs_pop",
+         .core = case_hwq_costs,
+         .cores = 1,
+         .edit_from = HWQ_LATENCY,
+         .edit_to = "latency_ns: 20\n    pop_latency_ns: 300"},
+        {.name = "hwq_many",
+         .core = case_hwq_many,
+         .cores = 1,
+         .sets = {"devices.hwq.queues=8192"}},
     };
     harness_add_cases("plat", cases, HARNESS_COUNT(cases));
 }

@@ -95,6 +95,123 @@ static void case_shared_alloc(void *arg)
     plat_shared_free(p);
 }
 
+/* plat_mem_alloc: "shared" is every platform's memory (sim: the kind's
+ * default one; natively any name is), zeroed, reached by every core with
+ * loads, atomics, copies, DMA and placement; an unknown name is PLAT_ENOENT
+ * in simulation. */
+static void case_mem_alloc(void *arg)
+{
+    uint64_t *board = harness_board();
+    int me = plat_core(), st = 1;
+    if (me == 0) {
+        uint8_t *p = plat_mem_alloc("shared", 8192, 64, &st);
+        ck_assert_msg(p, "plat_mem_alloc(\"shared\"): %s", plat_strerror(st));
+        ck_assert_int_eq(st, PLAT_OK);
+        ck_assert_uint_eq((uintptr_t)p % 64, 0);
+        ck_assert(all_zero(p, 8192));
+        ck_assert_int_eq(plat_shared_home(p, 8192, plat_cores() - 1), PLAT_OK);
+        plat_store64(&board[0], pt_u(p));
+
+        st = 1;
+        void *u = plat_mem_alloc("pt_no_such_memory", 64, 8, &st);
+        if (pt_sim(arg)) {
+            ck_assert_ptr_null(u);
+            ck_assert_int_eq(st, PLAT_ENOENT);
+        } else {
+            ck_assert_msg(u, "native: plat_mem_alloc(\"pt_no_such_memory\"): %s",
+                          plat_strerror(st));
+            ck_assert_int_eq(st, PLAT_OK);
+            ck_assert(all_zero(u, 64));
+            plat_shared_free(u);
+        }
+        st = 1;
+        ck_assert_ptr_null(plat_mem_alloc(NULL, 64, 8, &st));
+        ck_assert_int_eq(st, PLAT_EINVAL);
+        st = 1;
+        ck_assert_ptr_null(plat_mem_alloc("shared", 64, 24, &st));
+        ck_assert_int_eq(st, PLAT_EINVAL);
+        ck_assert_ptr_null(plat_mem_alloc("shared", 64, 24, NULL)); /* status may be NULL */
+    }
+    harness_barrier();
+    uint8_t *p = pt_p(plat_load64(&board[0]));
+    /* Each core: its word by atomics, its 1 KiB slice by a copy (or DMA). */
+    uint64_t *words = (uint64_t *)(void *)p;
+    ck_assert_uint_eq(plat_fetch_add64(&words[me], (uint64_t)me + 1), 0);
+    uint8_t src[1024];
+    pt_fill(src, sizeof src, (unsigned)me + 40);
+    uint8_t *slice = p + 1024 * (size_t)(me + 1);
+    if (me == 1) {
+        plat_dma d;
+        ck_assert_int_eq(plat_dma_start(&d, slice, src, sizeof src, 0, 0, 0), PLAT_OK);
+        ck_assert_int_eq(plat_dma_wait(&d, HARNESS_WAIT_NS), PLAT_OK);
+    } else {
+        plat_copy(slice, src, sizeof src);
+    }
+    harness_barrier();
+    for (int c = 0; c < plat_cores(); c++) {
+        ck_assert_uint_eq(plat_load64(&words[c]), (uint64_t)c + 1);
+        uint8_t got[1024];
+        plat_copy(got, p + 1024 * (size_t)(c + 1), sizeof got);
+        ck_assert_uint_eq(pt_bad(got, sizeof got, (unsigned)c + 40), sizeof got);
+    }
+    harness_barrier();
+    if (me == 0) plat_shared_free(p);
+}
+
+/* Two named memories (ideal's optional `memories`: "sram" beside "shared"):
+ * distinct blocks, each zeroed and reached by every core; in simulation a
+ * load costs each memory's own latency. */
+static void case_mem_two(void *arg)
+{
+    uint64_t *board = harness_board();
+    int me = plat_core(), st = 1;
+    if (me == 0) {
+        uint64_t *s = plat_mem_alloc("shared", 4096, 64, &st);
+        ck_assert_msg(s, "plat_mem_alloc(\"shared\"): %s", plat_strerror(st));
+        uint64_t *r = plat_mem_alloc("sram", 4096, 64, &st);
+        ck_assert_msg(r, "plat_mem_alloc(\"sram\"): %s", plat_strerror(st));
+        ck_assert(all_zero(r, 4096));
+        ck_assert((uint8_t *)s + 4096 <= (uint8_t *)r || (uint8_t *)r + 4096 <= (uint8_t *)s);
+        ck_assert_int_eq(plat_shared_home(r, 4096, 0), PLAT_OK);
+        plat_store64(&board[0], pt_u(s));
+        plat_store64(&board[1], pt_u(r));
+    }
+    harness_barrier();
+    uint64_t *s = pt_p(plat_load64(&board[0])), *r = pt_p(plat_load64(&board[1]));
+    plat_store64(&r[me], 100 + (uint64_t)me);
+    ck_assert_uint_eq(plat_fetch_add64(&s[me], 1), 0);
+    harness_barrier();
+    if (me != 0) harness_barrier();
+    uint64_t t0 = plat_now_ns();
+    uint64_t v = plat_load64(&s[0]);
+    uint64_t t1 = plat_now_ns();
+    uint64_t w = plat_load64(&r[0]);
+    uint64_t t2 = plat_now_ns();
+    ck_assert_uint_eq(v, 1);
+    ck_assert_uint_eq(w, 100);
+    if (pt_sim(arg) && me == 0) { /* the others are at the barrier: no contention */
+        double gap = pt_num(arg, "memory.latency_ns") - pt_num(arg, "memories.sram.latency_ns");
+        ck_assert_msg((double)(t1 - t0) - (double)(t2 - t1) == gap,
+                      "a load takes %llu ns from shared, %llu ns from sram",
+                      (unsigned long long)(t1 - t0), (unsigned long long)(t2 - t1));
+    }
+    if (me == 0) harness_barrier();
+    if (me == 1) {
+        /* DMA between the two memories. */
+        for (int c = 0; c < plat_cores(); c++)
+            ck_assert_uint_eq(plat_load64(&r[c]), 100 + (uint64_t)c);
+        plat_dma d;
+        ck_assert_int_eq(plat_dma_start(&d, s + 256, r, 64, 0, 0, 0), PLAT_OK);
+        ck_assert_int_eq(plat_dma_wait(&d, HARNESS_WAIT_NS), PLAT_OK);
+        ck_assert_uint_eq(plat_load64(&s[256 + 2]), 102);
+    }
+    harness_barrier();
+    if (me == 0) {
+        plat_shared_free(r);
+        plat_shared_free(s);
+    }
+}
+
 static void case_shared_map(void *arg)
 {
     (void)arg;
@@ -256,6 +373,13 @@ void pt_memory(void)
         {.name = "local_alloc", .core = case_local, .cores = 3},
         {.name = "shared_alloc", .core = case_shared_alloc, .cores = 3},
         {.name = "shared_map", .core = case_shared_map, .cores = 4},
+        {.name = "mem_alloc", .core = case_mem_alloc, .cores = 3},
+        {.name = "mem_two",
+         .core = case_mem_two,
+         .cores = 3,
+         .edit_from = "memory:                        # shared memory behind one crossbar port",
+         .edit_to = "memories:\n  sram:\n    bytes: 1048576\n    latency_ns: 5\n"
+                    "memory:                        # shared memory behind one crossbar port"},
         {.name = "shared_map_process", .test = test_cross_process, .backends = HARNESS_NATIVE},
     };
     harness_add_cases("plat", cases, HARNESS_COUNT(cases));

@@ -65,6 +65,7 @@ void pt_sync(void);
 void pt_atomics(void);
 void pt_memory(void);
 void pt_dma(void);
+void pt_dma_push(void);
 void pt_rx(void);
 void pt_timing(void);
 void pt_hwq(void);

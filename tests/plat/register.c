@@ -10,6 +10,7 @@ void tests_register(void)
     pt_atomics();
     pt_memory();
     pt_dma();
+    pt_dma_push();
     pt_rx();
     pt_timing();
     pt_hwq();
