@@ -181,6 +181,7 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
      * (a 384-byte rep stos) was a sixth of a round */
     int egrp[EM_EO_MULTIRCV_MAX_EVENTS];
     uint64_t gen[EM_EO_MULTIRCV_MAX_EVENTS];
+    egrp[0] = 0, gen[0] = 0;
     em_receive_func_t receive = NULL;
     em_receive_multi_func_t receive_multi = NULL;
     void *eo_ctx = NULL;

@@ -98,7 +98,8 @@ em_status_t em_send_one(em_event_t event, em_queue_t queue, em_event_group_t egr
      * from that queue until this core releases it, so the send waits, in
      * order, on this core and goes in with the release (em_resend_flush). */
     if (egrp == EM_EVENT_GROUP_UNDEF && c->cur_q && c->atomic_q &&
-        (uintptr_t)queue == (uintptr_t)c->atomic_q && (EM_CHECK_LEVEL < 1 || ev->state == EV_USER)) {
+        (uintptr_t)queue == (uintptr_t)c->atomic_q &&
+        (EM_CHECK_LEVEL < 1 || ev->state == EV_USER)) {
         ev->egrp = 0;
         ev->egrp_gen = 0;
         ev->held_q = c->atomic_q - 1;

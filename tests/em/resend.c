@@ -94,10 +94,8 @@ static void ro_finish(void *ctx)
 static void case_resend_order(void *arg)
 {
     (void)arg;
-    static const struct et_ops ops = {.ctx_size = sizeof(struct ro_ctx),
-                                      .setup = ro_setup,
-                                      .done = ro_done,
-                                      .finish = ro_finish};
+    static const struct et_ops ops = {
+        .ctx_size = sizeof(struct ro_ctx), .setup = ro_setup, .done = ro_done, .finish = ro_finish};
     et_run(&ops);
 }
 
@@ -194,10 +192,8 @@ static void rc_finish(void *ctx)
 static void case_resend_causal(void *arg)
 {
     (void)arg;
-    static const struct et_ops ops = {.ctx_size = sizeof(struct rc_ctx),
-                                      .setup = rc_setup,
-                                      .done = rc_done,
-                                      .finish = rc_finish};
+    static const struct et_ops ops = {
+        .ctx_size = sizeof(struct rc_ctx), .setup = rc_setup, .done = rc_done, .finish = rc_finish};
     et_run(&ops);
 }
 
@@ -260,10 +256,8 @@ static void rp_finish(void *ctx)
 static void case_resend_processing_end(void *arg)
 {
     (void)arg;
-    static const struct et_ops ops = {.ctx_size = sizeof(struct rp_ctx),
-                                      .setup = rp_setup,
-                                      .done = rp_done,
-                                      .finish = rp_finish};
+    static const struct et_ops ops = {
+        .ctx_size = sizeof(struct rp_ctx), .setup = rp_setup, .done = rp_done, .finish = rp_finish};
     et_run(&ops);
 }
 
