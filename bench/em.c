@@ -122,9 +122,11 @@ static int setup(void)
                                  EM_QUEUE_GROUP_DEFAULT, NULL);
         b.eo[i] = em_eo_create(name, eo_start, NULL, eo_stop, NULL, receive, NULL);
         em_status_t r = EM_OK;
+        /* not em_eo_start_sync: it waits for every core's local start, which
+         * the other cores run only once they dispatch, after setup */
         if (b.q[i] == EM_QUEUE_UNDEF || b.eo[i] == EM_EO_UNDEF ||
             em_eo_add_queue_sync(b.eo[i], b.q[i]) != EM_OK ||
-            em_eo_start_sync(b.eo[i], &r, NULL) != EM_OK || r != EM_OK) {
+            em_eo_start(b.eo[i], &r, NULL, 0, NULL) != EM_OK || r != EM_OK) {
             fprintf(stderr, BENCH_NAME ": creating EO %d failed\n", i);
             return -1;
         }

@@ -118,6 +118,9 @@ void em_report_deferred(struct em_core *c)
     em_err(e, sc,
            sc == EM_ESCOPE_EVENT_GROUP_UPDATE
                ? "an event group reached zero and a notification could not be sent"
+           : sc == EM_ESCOPE_SEND
+               ? "a receive's send to the atomic queue it held could not be queued when the "
+                 "queue was released (queue full); the event was freed"
                : "an ordered send held until its turn could not be queued (queue deleted or "
                  "full); the event was freed");
 }

@@ -94,6 +94,24 @@ em_status_t em_send_one(em_event_t event, em_queue_t queue, em_event_group_t egr
     if (!ev) return em_err(EM_ERR_BAD_ARG, escope, "em_send(EM_EVENT_UNDEF, %p)", (void *)queue);
     struct em_core *c = em_self();
     if (c->pre_ev == ev) em_preload_writeback(c, ev);
+    /* A receive's send to the atomic queue it holds: no other core can take
+     * from that queue until this core releases it, so the send waits, in
+     * order, on this core and goes in with the release (em_resend_flush). */
+    if (egrp == EM_EVENT_GROUP_UNDEF && c->cur_q && c->atomic_q &&
+        (uintptr_t)queue == (uintptr_t)c->atomic_q &&
+        (EM_CHECK_LEVEL < 1 || ev->state == EV_USER)) {
+        ev->egrp = 0;
+        ev->egrp_gen = 0;
+        ev->held_q = c->atomic_q - 1;
+        ev->next = NULL;
+        ev->state = EV_QUEUED;
+        if (c->resend_tail)
+            c->resend_tail->next = ev;
+        else
+            c->resend_head = ev;
+        c->resend_tail = ev;
+        return EM_OK;
+    }
     plat_mutex_lock(&sh->lock);
     em_status_t err = EM_OK;
     uint64_t st = ev->state;

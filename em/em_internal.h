@@ -157,6 +157,16 @@ struct em_core {
     /* an error found with the lock held, reported once it is released */
     em_status_t deferred;
     em_escope_t deferred_escope;
+    /* Sends of the running receive to the atomic queue this core holds,
+     * kept here without the lock (no other core can take their queue while
+     * it is held) and pushed, in order, under the lock that releases it or
+     * before any other push of this core's: one lock less per re-send. */
+    struct em_ev *resend_head, *resend_tail;
+    /* The atomic context of the receive that ended is still held; it is
+     * released in this core's next locked section (the next round's
+     * schedule, or em_dispatch's return), as ODP releases it at the next
+     * schedule call: one lock less per event. */
+    int release_due;
 };
 
 struct em_shared {
@@ -259,6 +269,8 @@ int em_eo_dispatchable(const struct em_shared *sh, int ei, int core);
 /* Register a queue in its priority list (lock held). */
 void em_sched_add_queue(struct em_shared *sh, int qi);
 void em_sched_remove_queue(struct em_shared *sh, int qi);
+/* With the lock held: push the re-sends kept in c->resend_head. */
+void em_resend_flush_locked(struct em_shared *sh, struct em_core *c);
 /* The scheduling function (lock held): pick a ready queue for core c, pop
  * its event(s) into c->cur_ev / c->ncur and take the queue's context
  * (atomic hold, ordered ticket). The queue index, or -1 with nothing ready. */

@@ -256,8 +256,29 @@ uint32_t em_queue_to_u32(em_queue_t queue)
 
 /* ---- the send path (lock held) ------------------------------------------ */
 
+/* A full queue: as for an ordered send held until its turn, the event is
+ * freed and the error reported (em_send returned EM_OK long ago). */
+void em_resend_flush_locked(struct em_shared *sh, struct em_core *c)
+{
+    struct em_ev *ev = c->resend_head;
+    c->resend_head = c->resend_tail = NULL;
+    while (ev) {
+        struct em_ev *next = ev->next;
+        ev->state = EV_USER;
+        if (em_enqueue_locked(sh, c, ev, ev->held_q) != EM_OK) {
+            em_ev_free_locked(sh, ev);
+            c->deferred = EM_ERR_OPERATION_FAILED;
+            c->deferred_escope = EM_ESCOPE_SEND;
+        }
+        ev = next;
+    }
+}
+
 em_status_t em_enqueue_locked(struct em_shared *sh, struct em_core *c, struct em_ev *ev, int qi)
 {
+    /* the kept re-sends go first: a send of this core's seen by another core
+     * (which may answer to the held queue) must not overtake them */
+    if (c->resend_head) em_resend_flush_locked(sh, c);
     struct em_queue *q = &sh->q[qi];
     if (!q->used) return EM_ERR_BAD_ID;
     if (q->type == EM_QUEUE_TYPE_LOCAL) {

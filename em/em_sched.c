@@ -42,8 +42,11 @@ static void release_context(struct em_shared *sh, struct em_core *c, int qi, uin
 {
     struct em_queue *q = &sh->q[qi];
     if (q->type == EM_QUEUE_TYPE_ATOMIC) {
-        c->atomic_q = qi + 1;
-        em_atomic_release_locked(sh, c);
+        /* not em_atomic_release_locked: c may be in a receive (a local stop
+         * run from em_eo_stop_sync) holding a queue of its own */
+        q->held = 0;
+        if (q->agrp) sh->ag[q->agrp - 1].held = 0;
+        em_wake_locked(sh);
     } else if (q->type == EM_QUEUE_TYPE_PARALLEL_ORDERED) {
         int saved_q = c->ordered_q;
         uint64_t saved_t = c->ticket;

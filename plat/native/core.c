@@ -35,8 +35,12 @@ static uint64_t run_seed;     /* under lock */
 static struct nat_ctx *all;   /* every context ever made */
 static struct old_table *old; /* every table ever replaced */
 
-static _Thread_local struct nat_thr *tls_thr;
-static _Thread_local unsigned tls_gen;
+/* initial-exec: every plat call reads these (nat_self); the -fPIC default,
+ * general-dynamic, made each read a __tls_get_addr call, ~10 % of em's
+ * dispatch loop. The library is linked into programs (static archives), and
+ * 16 bytes fit the static TLS surplus even in a dlopen'ed object. */
+static _Thread_local struct nat_thr *tls_thr __attribute__((tls_model("initial-exec")));
+static _Thread_local unsigned tls_gen __attribute__((tls_model("initial-exec")));
 
 /* splitmix64 (Steele, Lea, Flood 2014): a full-period 64-bit generator whose
  * state is a counter, so threads of one core can share it with one atomic add. */
@@ -134,10 +138,10 @@ static struct nat_thr *adopt_in_job(const struct nat_job *j, unsigned g)
     return t;
 }
 
-struct nat_thr *nat_self(void)
+/* Out of line, so that nat_self's fast path saves no registers. */
+static __attribute__((noinline)) struct nat_thr *adopt_self(void)
 {
-    struct nat_thr *t = tls_thr;
-    if (t && tls_gen == __atomic_load_n(&gen, __ATOMIC_ACQUIRE)) return t;
+    struct nat_thr *t;
     const struct nat_job *j = nat_job(); /* before the lock: a bad variable exits */
     pthread_mutex_lock(&lock);
     unsigned g = __atomic_load_n(&gen, __ATOMIC_ACQUIRE);
@@ -150,6 +154,13 @@ struct nat_thr *nat_self(void)
     nat_bind(t, g);
     pthread_mutex_unlock(&lock);
     return t;
+}
+
+struct nat_thr *nat_self(void)
+{
+    struct nat_thr *t = tls_thr;
+    if (__builtin_expect(t && tls_gen == __atomic_load_n(&gen, __ATOMIC_ACQUIRE), 1)) return t;
+    return adopt_self();
 }
 
 struct nat_ctx *nat_core_find(int index)

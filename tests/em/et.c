@@ -261,4 +261,5 @@ void tests_register(void)
     et_queue_cases();
     et_misuse_cases();
     et_stress_cases();
+    et_resend_cases();
 }

@@ -112,5 +112,6 @@ void et_egrp_cases(void);
 void et_queue_cases(void);
 void et_misuse_cases(void);
 void et_stress_cases(void);
+void et_resend_cases(void);
 
 #endif
