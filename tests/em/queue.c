@@ -379,6 +379,93 @@ static void case_eo_self_delete(void *arg)
     et_run(&ops);
 }
 
+/* ---- em_eo_stop_sync of another EO from inside an atomic receive ------------ */
+
+#define SIR_Q 8
+#define SIR_N 8
+
+struct sir_ctx {
+    em_eo_t a, b;
+    em_queue_t qa, qb[SIR_Q];
+    uint64_t a_got, b_got, stopped;
+};
+
+static void sir_receive_a(void *eo_ctx, em_event_t ev, em_event_type_t type, em_queue_t q,
+                          void *q_ctx)
+{
+    (void)type, (void)q, (void)q_ctx;
+    struct sir_ctx *c = eo_ctx;
+    if (plat_fetch_add64(&c->a_got, 1) == 0) {
+        et_spin(200); /* with a scheduler core: B's events are assigned meanwhile */
+        ck_assert_int_eq(em_eo_stop_sync(c->b), EM_OK);
+        plat_store64(&c->stopped, 1);
+    }
+    em_free(ev);
+}
+
+static void sir_receive_b(void *eo_ctx, em_event_t ev, em_event_type_t type, em_queue_t q,
+                          void *q_ctx)
+{
+    (void)type, (void)q, (void)q_ctx;
+    et_spin(20);
+    plat_fetch_add64(&((struct sir_ctx *)eo_ctx)->b_got, 1);
+    em_free(ev);
+}
+
+static void sir_setup(void *ctx)
+{
+    struct sir_ctx *c = ctx;
+    c->a = et_eo("sir_a", sir_receive_a, c);
+    c->b = et_eo("sir_b", sir_receive_b, c);
+    c->qa = et_queue("sir_qa", EM_QUEUE_TYPE_ATOMIC, EM_QUEUE_PRIO_NORMAL, EM_QUEUE_GROUP_DEFAULT);
+    ck_assert_int_eq(em_eo_add_queue_sync(c->a, c->qa), EM_OK);
+    for (int i = 0; i < SIR_Q; i++) {
+        c->qb[i] =
+            et_queue("sir_qb", EM_QUEUE_TYPE_ATOMIC, EM_QUEUE_PRIO_NORMAL, EM_QUEUE_GROUP_DEFAULT);
+        ck_assert_int_eq(em_eo_add_queue_sync(c->b, c->qb[i]), EM_OK);
+    }
+    et_start(c->a);
+    et_start(c->b);
+    for (int i = 0; i < SIR_Q; i++)
+        for (uint64_t s = 0; s < SIR_N; s++) et_send(c->qb[i], (uint64_t)i, s, 0, s);
+    et_send(c->qa, 0, 0, 0, 0);
+    et_send(c->qa, 0, 1, 0, 1);
+}
+
+/* A's second event is received only if the stop left A's atomic queue
+ * released at the end of the first receive. */
+static bool sir_done(void *ctx)
+{
+    struct sir_ctx *c = ctx;
+    return plat_load64(&c->a_got) == 2 && plat_load64(&c->stopped);
+}
+
+static void sir_finish(void *ctx)
+{
+    struct sir_ctx *c = ctx;
+    et_start(c->b); /* B's events were kept across the stop: all arrive */
+    uint64_t end = plat_now_ns() + HARNESS_WAIT_NS;
+    while (plat_load64(&c->b_got) < SIR_Q * SIR_N) {
+        ck_assert_msg(plat_now_ns() < end, "B received %llu of %d events after the restart",
+                      (unsigned long long)plat_load64(&c->b_got), SIR_Q * SIR_N);
+        em_dispatch(16);
+    }
+    ck_assert_uint_eq(plat_load64(&c->b_got), SIR_Q * SIR_N);
+    et_end(c->a);
+    et_end(c->b);
+}
+
+static void case_stop_in_receive(void *arg)
+{
+    (void)arg;
+    static const struct et_ops ops = {.ctx_size = sizeof(struct sir_ctx),
+                                      .setup = sir_setup,
+                                      .done = sir_done,
+                                      .finish = sir_finish};
+    et_run(&ops);
+}
+
+ET_SC(case_stop_in_receive)
 ET_SC(case_unscheduled)
 ET_SC(case_eo_start_stop)
 ET_SC(case_eo_self_delete)
@@ -391,6 +478,9 @@ void et_queue_cases(void)
         {.name = "sc_unscheduled", .core = case_unscheduled_sc, .cores = 3},
         {.name = "sc_eo_start_stop", .core = case_eo_start_stop_sc, .cores = 5},
         {.name = "sc4_eo_start_stop", .core = case_eo_start_stop_sc4, .cores = 5},
+        {.name = "stop_in_receive", .core = case_stop_in_receive, .cores = 4},
+        {.name = "sc_stop_in_receive", .core = case_stop_in_receive_sc, .cores = 5},
+        {.name = "sc4_stop_in_receive", .core = case_stop_in_receive_sc4, .cores = 5},
         {.name = "sc_eo_self_delete", .core = case_eo_self_delete_sc, .cores = 3},
         {.name = "eo_start_sync", .core = case_eo_start_sync, .cores = 4},
         {.name = "eo_self_delete", .core = case_eo_self_delete, .cores = 2},
