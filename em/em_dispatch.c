@@ -204,18 +204,25 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
         /* counted before the lock is released: a send from now on wakes us */
         sh->waiters++, c->waiting = 1;
     }
+    /* assigned but not arrived: a preload the scheduler core started, whose
+     * completion pushes it into the dispatch queue and notifies no event */
+    int inflight = !q && sh->sched_core && c->assigned;
     plat_mutex_unlock(&sh->lock);
     em_report_deferred(c);
     if (!q) {
         if (sh->sched_core) em_sched_check_missing(sh, c);
         output_drain(sh, c, opt);
-        plat_event_wait(&sh->work, epoch, wait_ns);
+        if (inflight)
+            plat_hwq_wait(c->hwq, c->disp_hwq, wait_ns);
+        else
+            plat_event_wait(&sh->work, epoch, wait_ns);
         return 0;
     }
     int n = c->ncur;
     em_event_t evs[EM_EO_MULTIRCV_MAX_EVENTS];
     for (int i = 0; i < n; i++) evs[i] = (em_event_t)(void *)c->cur_ev[i];
-    if (q->flags & EM_QUEUE_FLAG_IPCSIM_PRELOAD) em_preload_begin(c, c->cur_ev[0]);
+    /* with a scheduler core, it may have preloaded the event already */
+    if ((q->flags & EM_QUEUE_FLAG_IPCSIM_PRELOAD) && !c->pre_ev) em_preload_begin(c, c->cur_ev[0]);
     em_queue_t qh = em_queue_hdl(qi);
     void *q_ctx = q->ctx;
     em_eo_t eoh = (em_eo_t)(uintptr_t)c->cur_eo;
@@ -247,6 +254,7 @@ static int round_once(struct em_shared *sh, struct em_core *c, const em_dispatch
         return n;
     }
     plat_mutex_lock(&sh->lock);
+    em_sched_slot_done_locked(c);
     em_atomic_release_locked(sh, c);
     em_ordered_end_locked(sh, c);
     if (c->egrp) em_egrp_done_locked(sh, c, c->egrp, c->egrp_gen);

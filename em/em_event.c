@@ -173,7 +173,7 @@ void *em_event_pointer(em_event_t event)
         return NULL;
     }
     struct em_core *c = em_self();
-    if (c && c->pre_ev == ev) return c->pre_buf;
+    if (c && c->pre_ev == ev) return c->pre_cur;
     return ev->payload;
 }
 

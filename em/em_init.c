@@ -106,6 +106,7 @@ em_status_t em_init(const em_conf_t *conf)
     sh->sched_core = conf->ipcsim.sched_mode == EM_IPCSIM_SCHED_CORE;
     sh->init_ns = plat_now_ns();
     sh->sched_depth = conf->ipcsim.sched_depth ? (uint32_t)conf->ipcsim.sched_depth : 1;
+    sh->preload_bytes = sh->sched_core ? conf->ipcsim.preload_bytes : 0;
     if (sh->sched_core && em_sched_init_locked(sh) != EM_OK) {
         unsigned total = sh->hwq_total;
         plat_shared_unmap(sh);
@@ -167,11 +168,13 @@ em_status_t em_init_core(void)
     memset(c, 0, sizeof(*c));
     c->id = id;
     c->disp_hwq = disp;
+    c->cur_slot = -1;
     c->plat_core = plat_core();
     c->hwq = hq;
     em_eo_core_joined(sh, c);
     plat_mutex_unlock(&sh->lock);
     *plat_core_slot(PLAT_SLOT_EM) = c;
+    em_sched_slots_alloc(sh, c);
     return EM_OK;
 }
 
@@ -184,12 +187,20 @@ em_status_t em_term_core(void)
     struct em_shared *sh = em_sh();
     em_eo_run_pending(sh, c); /* local stops due here, so that stop_sync elsewhere ends */
     plat_mutex_lock(&sh->lock);
-    c->termed = 1;
-    em_sched_purge_locked(sh, c, 1);
+    c->termed = 1; /* the scheduler core assigns no more */
+    /* back to their queues, also those whose preload is still in flight */
+    for (uint64_t end = plat_now_ns() + 1000000000ull;;) {
+        em_sched_purge_locked(sh, c, 1);
+        if (!c->assigned || plat_now_ns() >= end) break;
+        plat_mutex_unlock(&sh->lock);
+        plat_hwq_wait(c->hwq, c->disp_hwq, EM_IDLE_SLICE_NS);
+        plat_mutex_lock(&sh->lock);
+    }
     if (c->waiting) sh->waiters--, c->waiting = 0;
     if (c->pre_buf) plat_local_free(c->pre_buf);
     c->pre_buf = NULL;
     plat_mutex_unlock(&sh->lock);
+    em_sched_slots_free(c);
     plat_event_notify(&sh->work);
     *plat_core_slot(PLAT_SLOT_EM) = NULL;
     plat_shared_unmap(sh);

@@ -42,6 +42,7 @@ struct em_ev {
     /* EM_IPCSIM_SCHED_CORE: the assignment this event heads in a core's
      * dispatch queue (queue index, events in it, the ordered ticket) */
     int disp_q, disp_n;
+    int disp_slot; /* preloaded into that slot of the core, -1: not */
     uint64_t disp_ticket;
 };
 
@@ -143,8 +144,17 @@ struct em_core {
     int ncur;
     /* preload: the local copy of the event in receive */
     struct em_ev *pre_ev;
+    void *pre_cur; /* the local copy of pre_ev: pre_buf or a slot */
     void *pre_buf;
     size_t pre_cap;
+    /* EM_IPCSIM_SCHED_CORE with ipcsim.preload_bytes: buffers of this core's
+     * local memory the scheduler core preloads into (sched_depth + 1: the
+     * waiting assignments and the running one), and their transfers */
+    void *slot[EM_IPCSIM_SCHED_DEPTH_MAX + 1];
+    int slot_busy[EM_IPCSIM_SCHED_DEPTH_MAX + 1];
+    int slot_dma_used[EM_IPCSIM_SCHED_DEPTH_MAX + 1];
+    plat_dma slot_dma[EM_IPCSIM_SCHED_DEPTH_MAX + 1];
+    int nslots, cur_slot;                  /* cur_slot: the running event's, -1: none */
     struct em_ev *local_head, *local_tail; /* events of LOCAL queues */
     /* EO local starts/stops to run; written under the lock by any core, read
      * by its own without it: plat_load64 / plat_store64 */
@@ -186,6 +196,7 @@ struct em_shared {
     uint64_t sched_ever; /* a scheduler core has run (plat_load64 / plat_store64) */
     uint64_t init_ns;    /* em_init's time: how long cores wait for one */
     uint32_t sched_depth;
+    uint32_t preload_bytes; /* conf.ipcsim.preload_bytes */
     em_error_handler_t errh;
     em_dispatch_enter_func_t enter_cb[EM_CALLBACKS_MAX];
     em_dispatch_exit_func_t exit_cb[EM_CALLBACKS_MAX];
@@ -288,6 +299,12 @@ void em_sched_check_missing(struct em_shared *sh, struct em_core *c);
 /* Lock held: put back the assignments of c's dispatch queue that c cannot
  * run now (all of them if all != 0), each to the tail of its queue. */
 void em_sched_purge_locked(struct em_shared *sh, struct em_core *c, int all);
+/* em_init_core / em_term_core, EM_IPCSIM_SCHED_CORE: the core's preload
+ * slots (lock not held; calling core's local memory). */
+void em_sched_slots_alloc(struct em_shared *sh, struct em_core *c);
+void em_sched_slots_free(struct em_core *c);
+/* Lock held: the running event's slot is free again. */
+void em_sched_slot_done_locked(struct em_core *c);
 /* em_init, EM_IPCSIM_SCHED_CORE: reserve a dispatch queue per core. */
 em_status_t em_sched_init_locked(struct em_shared *sh);
 

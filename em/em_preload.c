@@ -29,14 +29,14 @@ void em_preload_begin(struct em_core *c, struct em_ev *ev)
         c->pre_cap = c->pre_buf ? ev->size : 0;
         if (!c->pre_buf) return; /* local memory full: the receive reads shared memory */
     }
-    if (dma_copy(c->pre_buf, ev->payload, ev->size) == 0) c->pre_ev = ev;
+    if (dma_copy(c->pre_buf, ev->payload, ev->size) == 0) c->pre_ev = ev, c->pre_cur = c->pre_buf;
 }
 
 void em_preload_writeback(struct em_core *c, struct em_ev *ev)
 {
     if (c->pre_ev != ev) return;
     c->pre_ev = NULL;
-    if (dma_copy(ev->payload, c->pre_buf, ev->size) != 0)
+    if (dma_copy(ev->payload, c->pre_cur, ev->size) != 0)
         em_err(EM_ERR_OPERATION_FAILED, EM_ESCOPE_IPCSIM_SCHED,
                "preload: the DMA write-back of event %p failed", (void *)ev);
 }

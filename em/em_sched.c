@@ -23,6 +23,51 @@
 
 #include <string.h>
 
+void em_sched_slots_alloc(struct em_shared *sh, struct em_core *c)
+{
+    unsigned caps = plat_core_caps(plat_core());
+    if (!sh->preload_bytes || !(caps & PLAT_CAP_LOCAL_MEM)) return;
+    int n = (int)sh->sched_depth + 1, k = 0;
+    void *buf[EM_IPCSIM_SCHED_DEPTH_MAX + 1];
+    /* all or none: local memory too small leaves preloading to the dispatcher */
+    while (k < n && (buf[k] = plat_local_alloc(sh->preload_bytes, 64)) != NULL) k++;
+    if (k < n) {
+        while (k) plat_local_free(buf[--k]);
+        em_err(EM_ERR_ALLOC_FAILED, EM_ESCOPE_INIT_CORE,
+               "em_init_core: %d preload buffers of %u bytes (ipcsim.preload_bytes) do not fit "
+               "in the local memory of plat core %d: the dispatcher preloads itself",
+               n, sh->preload_bytes, plat_core());
+        return;
+    }
+    plat_mutex_lock(&sh->lock);
+    for (int i = 0; i < n; i++) c->slot[i] = buf[i], c->slot_busy[i] = 0;
+    c->nslots = n;
+    plat_mutex_unlock(&sh->lock);
+}
+
+void em_sched_slots_free(struct em_core *c)
+{
+    for (int i = 0; i < c->nslots; i++) plat_local_free(c->slot[i]);
+    c->nslots = 0;
+}
+
+void em_sched_slot_done_locked(struct em_core *c)
+{
+    if (c->cur_slot >= 0) c->slot_busy[c->cur_slot] = 0;
+    c->cur_slot = -1;
+}
+
+/* A free preload slot of core d, for an event of size bytes at payload (lock
+ * held): its index, or -1 (the dispatcher will preload, or nothing will). */
+static int free_slot(struct em_shared *sh, struct em_core *d, const struct em_ev *ev)
+{
+    if (!d->nslots || ev->size > sh->preload_bytes || !plat_dma_reach(ev->payload, ev->size))
+        return -1;
+    for (int k = 0; k < d->nslots; k++)
+        if (!d->slot_busy[k]) return k;
+    return -1;
+}
+
 em_status_t em_sched_init_locked(struct em_shared *sh)
 {
     unsigned need = (unsigned)sh->core_count;
@@ -86,6 +131,7 @@ static int pop_assignment(struct em_shared *sh, struct em_core *c, struct em_ev 
 static void put_back(struct em_shared *sh, struct em_core *c, struct em_ev **evs, int n)
 {
     int qi = evs[0]->disp_q;
+    if (evs[0]->disp_slot >= 0) c->slot_busy[evs[0]->disp_slot] = 0; /* the copy is dropped */
     struct em_queue *q = &sh->q[qi];
     for (int i = 0; i < n; i++) {
         if (q->used && plat_hwq_push(c->hwq, q->hwq, evs[i]) == PLAT_OK) {
@@ -148,6 +194,8 @@ int em_sched_take_locked(struct em_shared *sh, struct em_core *c)
         if (q->type == EM_QUEUE_TYPE_ATOMIC) c->atomic_q = qi + 1;
         if (q->type == EM_QUEUE_TYPE_PARALLEL_ORDERED)
             c->ordered_q = qi + 1, c->ticket = evs[0]->disp_ticket;
+        c->cur_slot = evs[0]->disp_slot;
+        if (c->cur_slot >= 0) c->pre_ev = evs[0], c->pre_cur = c->slot[c->cur_slot];
         return qi;
     }
 }
@@ -189,6 +237,26 @@ static int assign(struct em_shared *sh, struct em_core *pick)
             first->disp_q = qi;
             first->disp_n = pick->ncur;
             first->disp_ticket = pick->ordered_q ? pick->ticket : 0;
+            first->disp_slot = -1;
+            /* the scheduler's own work per decision (the PDSP firmware's) */
+            plat_work("em_sched");
+            int k = pick->ncur == 1 && (sh->q[qi].flags & EM_QUEUE_FLAG_IPCSIM_PRELOAD)
+                        ? free_slot(sh, d, first)
+                        : -1;
+            if (k >= 0) {
+                /* the copy's completion hands the event over */
+                if (d->slot_dma_used[k]) plat_dma_wait(&d->slot_dma[k], PLAT_FOREVER);
+                if (plat_dma_start_push(&d->slot_dma[k], d->slot[k], first->payload, first->size,
+                                        pick->hwq, d->disp_hwq, first) == PLAT_OK) {
+                    d->slot_dma_used[k] = 1;
+                    d->slot_busy[k] = 1;
+                    first->disp_slot = k;
+                    d->assigned++;
+                    sh->q[qi].nassigned += 1;
+                    any = 1;
+                    continue;
+                }
+            }
             int pushed = 0;
             while (pushed < pick->ncur &&
                    plat_hwq_push(pick->hwq, d->disp_hwq, pick->cur_ev[pushed]) == PLAT_OK)

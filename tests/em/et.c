@@ -56,6 +56,11 @@ void et_sched_core(void)
     et_sched_core_depth(1);
 }
 
+int et_sched_depth(void)
+{
+    return (int)plat_load64(&harness_board()[W_SC]);
+}
+
 bool et_is_sched_core(void)
 {
     return plat_load64(&harness_board()[W_SC]) != 0;
@@ -92,6 +97,7 @@ void et_run(const struct et_ops *ops)
         em_core_mask_set_count(n, &conf.phys_mask);
         if (sc) conf.ipcsim.sched_mode = EM_IPCSIM_SCHED_CORE;
         conf.ipcsim.sched_depth = (int)plat_load64(&b[W_SC]);
+        conf.ipcsim.preload_bytes = 1024; /* the scheduler preloads (preload.c) */
         em_status_t st = em_init(&conf);
         ck_assert_msg(st == EM_OK, "em_init: %" PRI_STAT, st);
     }
@@ -262,4 +268,5 @@ void tests_register(void)
     et_misuse_cases();
     et_stress_cases();
     et_resend_cases();
+    et_preload_cases();
 }

@@ -50,6 +50,8 @@ void et_sched_core(void);
 void et_sched_core_depth(int depth);
 /* Whether this run has the scheduler core (et_sched_core was called). */
 bool et_is_sched_core(void);
+/* Its sched_depth (0: inline, no scheduler core). */
+int et_sched_depth(void);
 /* Case functions that run fn with the scheduler core: fn_sc with depth 1,
  * fn_sc4 with depth 4. */
 #define ET_SC(fn)                                                                                  \
@@ -113,5 +115,6 @@ void et_queue_cases(void);
 void et_misuse_cases(void);
 void et_stress_cases(void);
 void et_resend_cases(void);
+void et_preload_cases(void);
 
 #endif

@@ -63,6 +63,14 @@ typedef struct {
          * its dispatch (they wait in its dispatch queue, their atomic or
          * ordered context taken), 1..EM_IPCSIM_SCHED_DEPTH_MAX; 0: 1. */
         int sched_depth;
+        /* EM_IPCSIM_SCHED_CORE: each EM core keeps sched_depth + 1 buffers
+         * of this many bytes in its local memory, and the scheduler core
+         * preloads an event of a preload queue (EM_QUEUE_FLAG_IPCSIM_PRELOAD)
+         * of at most this size into one by DMA before handing it over: the
+         * transfer's completion pushes it into the core's dispatch queue (the
+         * KeyStone packet DMA). 0, or a bigger event: the dispatcher preloads
+         * it itself, as inline. */
+        uint32_t preload_bytes;
     } ipcsim;
     uint32_t __internal_check;
 } em_conf_t;
