@@ -94,6 +94,19 @@ void nat_engine_push(struct nat_ctx *c, struct nat_dma *r)
     pthread_mutex_unlock(&e->lock);
 }
 
+/* Run r now when the engine is idle (no lock on the common path), else
+ * queue it behind the engine's transfers. */
+static int submit(struct nat_ctx *self, struct nat_dma *r)
+{
+    if (__atomic_load_n(&self->engine.queued, __ATOMIC_ACQUIRE) == 0) {
+        if (r->n) nat_move(r->dst, r->src, r->n);
+        finish(r);
+    } else {
+        nat_engine_push(self, r);
+    }
+    return PLAT_OK;
+}
+
 int nat_dma_start(plat_dma *d, void *dst, const void *src, size_t n, unsigned flags, int ring_core,
                   uint32_t ring_bits)
 {
@@ -110,14 +123,7 @@ int nat_dma_start(plat_dma *d, void *dst, const void *src, size_t n, unsigned fl
     r->n = n;
     r->to = target;
     r->arg = ring_bits;
-    if (__atomic_load_n(&self->engine.queued, __ATOMIC_ACQUIRE) == 0) {
-        /* The engine is idle: no lock on the common path. */
-        if (n) nat_move(dst, src, n);
-        finish(r);
-    } else {
-        nat_engine_push(self, r);
-    }
-    return PLAT_OK;
+    return submit(self, r);
 }
 
 int nat_dma_start_push(plat_dma *d, void *dst, const void *src, size_t n, plat_hwq *q,
@@ -135,13 +141,7 @@ int nat_dma_start_push(plat_dma *d, void *dst, const void *src, size_t n, plat_h
     r->q = q;
     r->desc = desc;
     r->arg = queue;
-    if (__atomic_load_n(&self->engine.queued, __ATOMIC_ACQUIRE) == 0) {
-        if (n) nat_move(dst, src, n);
-        finish(r);
-    } else {
-        nat_engine_push(self, r);
-    }
-    return PLAT_OK;
+    return submit(self, r);
 }
 
 /* A push transfer completes with its push's status, the others with PLAT_OK. */
