@@ -83,8 +83,7 @@ static int check(const struct conf *c, char *err, size_t errlen)
         check_clocked(c, "pdsp_core.clock_mhz", pdsp_cycles, nullptr, err, errlen))
         return -1;
     // plat_local_alloc's memory must fit the core's local L2.
-    if (conf_num(c, "dsp.local_bytes", 0) > 0 &&
-        !(core_params(c, "dsp").caps & PLAT_CAP_LOCAL_MEM))
+    if (conf_num(c, "dsp.local_bytes", 0) > 0 && !(core_params(c, "dsp").caps & PLAT_CAP_LOCAL_MEM))
         return check_bad(c, "dsp.caps", err, errlen,
                          "lacks local_mem while dsp.local_bytes is not 0");
     return check_devices(c, err, errlen);

@@ -393,7 +393,8 @@ START_TEST(params_keystone_sources)
 {
     struct cli_out r = cli_run("params keystone_c6678");
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
-    ck_assert_msg(strstr(r.out, ": platform keystone_c6678, ") && strstr(r.out, " keys, 0 fitted\n"),
+    ck_assert_msg(strstr(r.out, ": platform keystone_c6678, ") &&
+                      strstr(r.out, " keys, 0 fitted\n"),
                   "%s", r.out);
     struct cli_out n = cli_sh("grep -cE '^ *[A-Za-z0-9_]+: *[^ #]' platforms/keystone_c6678.yaml");
     ck_assert_int_eq(cli_lines(r.out), atoi(n.out) + 3);

@@ -27,8 +27,8 @@ static void case_cores(void *arg)
     if (me < dsps(arg)) {
         ck_assert_str_eq(plat_core_type(me), pt_str(arg, "dsp.type"));
         ck_assert(plat_core_clock_mhz(me) == pt_num(arg, "dsp.clock_mhz"));
-        ck_assert_uint_eq(plat_core_caps(me), PLAT_CAP_CAS | PLAT_CAP_FETCH_ADD |
-                                                  PLAT_CAP_LOCAL_MEM | PLAT_CAP_DMA);
+        ck_assert_uint_eq(plat_core_caps(me),
+                          PLAT_CAP_CAS | PLAT_CAP_FETCH_ADD | PLAT_CAP_LOCAL_MEM | PLAT_CAP_DMA);
         void *l2 = plat_local_alloc((size_t)pt_num(arg, "dsp.local_bytes"), 8);
         ck_assert_msg(l2, "core %d: plat_local_alloc of the whole L2 (%.0f bytes) failed", me,
                       pt_num(arg, "dsp.local_bytes"));
@@ -174,8 +174,8 @@ static void case_qmss(void *arg)
     uint64_t t2 = plat_now_ns();
     if (!pt_sim(arg)) return;
     double push = (double)(t1 - t0), pop = (double)(t2 - t1);
-    double want = pt_num(arg, "devices.qmss.pop_latency_ns") -
-                  pt_num(arg, "devices.qmss.push_latency_ns");
+    double want =
+        pt_num(arg, "devices.qmss.pop_latency_ns") - pt_num(arg, "devices.qmss.push_latency_ns");
     printf("keystone qmss: push %.0f ns, pop %.0f ns\n", push, pop);
     ck_assert_msg(pop - push >= want - 1 && pop - push <= want + 1,
                   "push %.0f ns, pop %.0f ns: not %.0f ns apart", push, pop, want);
