@@ -404,7 +404,7 @@ START_TEST(params_keystone_sources)
                                  cli_build());
     ck_assert_str_eq(bare.out, "platform\ntitle\n");
     ck_assert_msg(matches(r.out, "^msmc\\.banks +4 +- +[0-9]+ +unverified"), "%s", r.out);
-    ck_assert_msg(matches(r.out, "^devices\\.qmss\\.queues +8192 +- +[0-9]+ +note 2"), "%s", r.out);
+    ck_assert_msg(matches(r.out, "^devices\\.hwq\\.queues +8192 +- +[0-9]+ +note 2"), "%s", r.out);
     cli_done();
 }
 END_TEST

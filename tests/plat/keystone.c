@@ -161,9 +161,9 @@ static void case_msmc_banks(void *arg)
 static void case_qmss(void *arg)
 {
     int st = 0;
-    plat_hwq *q = plat_hwq_open("qmss", &st);
-    ck_assert_msg(q, "plat_hwq_open(\"qmss\"): %s", plat_strerror(st));
-    ck_assert_uint_eq(plat_hwq_queues(q), (unsigned)pt_num(arg, "devices.qmss.queues"));
+    plat_hwq *q = plat_hwq_open("hwq", &st);
+    ck_assert_msg(q, "plat_hwq_open(\"hwq\"): %s", plat_strerror(st));
+    ck_assert_uint_eq(plat_hwq_queues(q), (unsigned)pt_num(arg, "devices.hwq.queues"));
     if (plat_core() != 0) return;
     static int item;
     unsigned last = plat_hwq_queues(q) - 1;
@@ -175,7 +175,7 @@ static void case_qmss(void *arg)
     if (!pt_sim(arg)) return;
     double push = (double)(t1 - t0), pop = (double)(t2 - t1);
     double want =
-        pt_num(arg, "devices.qmss.pop_latency_ns") - pt_num(arg, "devices.qmss.push_latency_ns");
+        pt_num(arg, "devices.hwq.pop_latency_ns") - pt_num(arg, "devices.hwq.push_latency_ns");
     printf("keystone qmss: push %.0f ns, pop %.0f ns\n", push, pop);
     ck_assert_msg(pop - push >= want - 1 && pop - push <= want + 1,
                   "push %.0f ns, pop %.0f ns: not %.0f ns apart", push, pop, want);
