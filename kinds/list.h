@@ -16,6 +16,7 @@
     X(funbase)          \
     X(sw26010)          \
     X(mpc8640_srio)     \
+    X(keystone_c6678)   \
     /* end of list */
 
 #define IPCSIM_DEVTYPES(X) \

@@ -387,6 +387,28 @@ START_TEST(params_marks_fitted_values)
 }
 END_TEST
 
+/* keystone_c6678: every key but platform and title has a source, and
+ * nothing is fitted. */
+START_TEST(params_keystone_sources)
+{
+    struct cli_out r = cli_run("params keystone_c6678");
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, ": platform keystone_c6678, ") &&
+                      strstr(r.out, " keys, 0 fitted\n"),
+                  "%s", r.out);
+    struct cli_out n = cli_sh("grep -cE '^ *[A-Za-z0-9_]+: *[^ #]' platforms/keystone_c6678.yaml");
+    ck_assert_int_eq(cli_lines(r.out), atoi(n.out) + 3);
+    /* A row without a source ends with its line number. */
+    struct cli_out bare = cli_sh("'%s/ipcsim' params keystone_c6678 | awk 'NR > 3 && $NF ~ "
+                                 "/^[0-9]+$/ {print $1}'",
+                                 cli_build());
+    ck_assert_str_eq(bare.out, "platform\ntitle\n");
+    ck_assert_msg(matches(r.out, "^msmc\\.banks +4 +- +[0-9]+ +unverified"), "%s", r.out);
+    ck_assert_msg(matches(r.out, "^devices\\.hwq\\.queues +8192 +- +[0-9]+ +note 2"), "%s", r.out);
+    cli_done();
+}
+END_TEST
+
 /* --set and a scenario's set: show the value in effect, who set it and the
  * file's own value; a comment above a key is its source too. */
 START_TEST(params_honours_overrides)
@@ -505,6 +527,7 @@ void cli_register_prov(void)
     tcase_add_test(harness_tcase(s, "check_variant"), check_results_names_a_variant_csv);
     tcase_add_test(harness_tcase(s, "params"), params_lists_keys_values_units_sources);
     tcase_add_test(harness_tcase(s, "params_fitted"), params_marks_fitted_values);
+    tcase_add_test(harness_tcase(s, "params_keystone"), params_keystone_sources);
     tcase_add_test(harness_tcase(s, "params_set"), params_honours_overrides);
     tcase_add_test(harness_tcase(s, "params_errors"), params_errors);
     tcase_add_test(harness_tcase(harness_suite("cli-native"), "native_name"),

@@ -23,4 +23,5 @@ void tests_register(void)
     pt_srio();
     pt_wake();
     pt_home();
+    pt_keystone();
 }
