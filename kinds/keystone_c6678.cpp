@@ -43,7 +43,7 @@ static const struct conf_rule rules[] = {
     {"dsp.l1d_line_bytes", CONF_T_INT, true, 1, 1 << 16},
     KIND_OTHER_COSTS("dsp"),
     CORE_RULES("pdsp_core"),
-    {"pdsp_core.costs.sched_decision", CONF_T_NUM, true, 0, BIG},
+    {"pdsp_core.costs.em_sched", CONF_T_NUM, true, 0, BIG},
     KIND_OTHER_COSTS("pdsp_core"),
     {"teranet", CONF_T_MAP, true, 1, 0},
     {"teranet.latency_ns", CONF_T_NUM, true, 0, MAX_NS},

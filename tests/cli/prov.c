@@ -493,8 +493,17 @@ START_TEST(params_errors)
     ck_assert_msg(strncmp(r.err, nope, strlen(nope)) == 0, "%s", r.err);
     r = cli_run("params ideal --set link.bandwidth_MBps=abc");
     ck_assert_int_eq(r.status, 2);
-    const char *abc = "--set link.bandwidth_MBps=abc: platforms/ideal.yaml:38: expects a number";
-    ck_assert_msg(strncmp(r.err, abc, strlen(abc)) == 0, "%s", r.err);
+    /* the line of link.bandwidth_MBps in the file, whatever is added above it */
+    char *ideal = cli_read("platforms/ideal.yaml");
+    const char *link = strstr(ideal, "\nlink:");
+    const char *bw = link ? strstr(link, "\n  bandwidth_MBps:") : NULL;
+    ck_assert_msg(bw, "platforms/ideal.yaml has no link.bandwidth_MBps line");
+    int line = 2; /* bw points at the newline ending the line before */
+    for (const char *p = ideal; p < bw; p++) line += *p == '\n';
+    char abc[128];
+    snprintf(abc, sizeof abc,
+             "--set link.bandwidth_MBps=abc: platforms/ideal.yaml:%d: expects a number", line);
+    ck_assert_msg(strncmp(r.err, abc, strlen(abc)) == 0, "%s (wanted %s)", r.err, abc);
     r = cli_run("params ideal --set platform=funbase");
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "'platform' is the platform's kind, not a parameter"), "%s", r.err);
