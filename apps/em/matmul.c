@@ -391,9 +391,13 @@ static int setup(struct app_ctx *ctx, struct mm_shared *sh)
         app_fail(ctx, "em_matmul: queue: '%s' (parallel or atomic)", app_str(ctx, "queue"));
         return -1;
     }
-    if (sh->n % sh->b || sh->n / sh->b > MAX_EVENTS) {
-        app_fail(ctx, "em_matmul: n %d is not a multiple of block %d, or gives more than %d blocks",
-                 sh->n, sh->b, MAX_EVENTS);
+    if (sh->n % sh->b) {
+        app_fail(ctx, "em_matmul: n %d is not a multiple of block %d", sh->n, sh->b);
+        return -1;
+    }
+    if (sh->n / sh->b > MAX_EVENTS) {
+        app_fail(ctx, "em_matmul: n %d / block %d gives %d blocks (at most %d)", sh->n, sh->b,
+                 sh->n / sh->b, MAX_EVENTS);
         return -1;
     }
     sh->events = sh->n / sh->b;
@@ -451,7 +455,7 @@ static void run(struct app_ctx *ctx)
         if (sh->x) plat_shared_free(sh->x);
         if (sh->y) plat_shared_free(sh->y);
         if (sh->z) plat_shared_free(sh->z);
-    } else if (rc != 0) {
+    } else if (rc != 0 && !sh->setup_failed) { /* core 0 said why */
         app_fail(ctx, "em_matmul: core %d: launch_%s returned %d", me,
                  me == sched ? "sched" : "core", rc);
     }
