@@ -24,8 +24,8 @@
  *     arithmetic itself is host C and takes no simulated time;
  *   - per row, one plat_copy of the B results into Z.
  * kmac is the app argument sgemm_kmac, or the platform's core.costs.<key>
- * when cost_key names one (not none) (plat_cost stops the run if the platform file
- * lacks it, so the app cannot probe for a key: apps/hpl does the same).
+ * when cost_key is not "none" (plat_cost stops the run if the platform file
+ * lacks the key, so the app cannot probe for it: apps/hpl does the same).
  *
  * Every EM core records each receive's start and end (plat_now_ns, inside
  * the receive: the preload before it counts as dispatcher time). After the
