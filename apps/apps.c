@@ -26,6 +26,7 @@ const struct app *const app_table[] = {
     &app_em_hello,
     &app_em_ordered,
     &app_em_event_group, /* em/examples/ through apps/em/ */
+    &app_em_matmul,      /* apps/em/matmul.c: the OpenEM matrix-multiply demo */
     NULL,
 };
 

@@ -45,6 +45,8 @@ extern const struct app app_mpi_hpl;
 extern const struct app app_em_hello;
 extern const struct app app_em_ordered;
 extern const struct app app_em_event_group;
+/* apps/em/matmul.c: the OpenEM matrix-multiply demo (paper 003) */
+extern const struct app app_em_matmul;
 
 /* Whether `word` is one of the comma-separated names of text (an app's
  * list argument such as measure: "tcp,dc,sc"). */

@@ -1,7 +1,9 @@
 /* emsim.c -- the em examples as scenario workloads (scenarios/em/, apps/em/):
  * each runs with --check on sim (8 cores of ideal) and natively, its own
  * checks and the scenario's expectations hold, its count is the program's,
- * and every core's output is tagged with the core. */
+ * and every core's output is tagged with the core. The matrix-multiply demo
+ * (app em_matmul, scenarios/em/matmul_ideal.yaml) likewise: Z checked, the
+ * atomic queue no faster than one core, its intervals and its refusals. */
 #include "cli.h"
 
 #include <stdio.h>
@@ -56,11 +58,83 @@ START_TEST(emsim_native)
 }
 END_TEST
 
+/* The matmul CSV's value of series at x, which must exist. */
+static double mm_value(const char *csv, const char *series, const char *x)
+{
+    double v = cli_csv_value(csv, series, x);
+    ck_assert_msg(v >= 0, "matmul: no %s at x=%s in\n%s", series, x, csv);
+    return v;
+}
+
+START_TEST(emsim_matmul_sim)
+{
+    struct cli_out r = cli_run("run " DIR "matmul_ideal.yaml --check --out '%s/sim'", cli_tmp());
+    ck_assert_msg(r.status == 0, "matmul (sim): exit %d: %s\n%s", r.status, r.err, r.out);
+    ck_assert_msg(strstr(r.out, "check: 10 of 10 expectations hold"), "matmul (sim):\n%s", r.out);
+    char *csv = cli_wrote_csv(&r);
+    ck_assert_msg(csv, "matmul (sim): no CSV");
+    ck_assert(mm_value(csv, "rel_error", "8") <= 1e-4);
+    ck_assert(mm_value(csv, "events", "8") == 128);
+    /* 8 cores on the parallel queue beat 1 by more than 3x; the atomic queue
+     * is within 5% of 1 core (the scenario's claims are looser) */
+    double m8 = mm_value(csv, "makespan_ns", "8"), m1 = mm_value(csv, "makespan_ns", "1");
+    double ma = mm_value(csv, "makespan_ns_atomic", "8");
+    ck_assert_msg(m1 > 3 * m8, "matmul: makespan 1 core %g, 8 cores %g", m1, m8);
+    ck_assert_msg(ma > 0.95 * m1 && ma < 1.05 * m1, "matmul: atomic %g, 1 core %g", ma, m1);
+    ck_assert(mm_value(csv, "dispatcher_pct", "8") + mm_value(csv, "utilisation_pct", "8") > 99.99);
+
+    r = cli_run("run " DIR "matmul_ideal.yaml --variants none --set args.intervals=1 --set "
+                "args.n=256 --out '%s/iv'",
+                cli_tmp());
+    ck_assert_msg(r.status == 0, "matmul (intervals): exit %d: %s\n%s", r.status, r.err, r.out);
+    int lines = 0;
+    for (const char *p = strstr(r.out, "em_matmul: interval "); p;
+         p = strstr(p + 1, "em_matmul: interval ")) {
+        unsigned long long start, end;
+        int e, core;
+        ck_assert(sscanf(p, "em_matmul: interval %d core %d start %llu end %llu", &e, &core, &start,
+                         &end) == 4);
+        ck_assert_msg(e == lines && core >= 0 && core < 8 && start < end, "bad interval: %.80s", p);
+        lines++;
+    }
+    ck_assert_msg(lines == 16, "matmul: %d intervals for 256 / 16 blocks:\n%s", lines, r.out);
+
+    r = cli_run("run " DIR "matmul_ideal.yaml --variants none --set args.n=2001 --out '%s/bad'",
+                cli_tmp());
+    ck_assert_msg(r.status != 0 && strstr(r.err, "n 2001 is not a multiple of block 16"),
+                  "matmul (n=2001): exit %d: %s", r.status, r.err);
+    r = cli_run("run " DIR "matmul_ideal.yaml --variants none --set args.cores=9 --out '%s/bad'",
+                cli_tmp());
+    ck_assert_msg(r.status != 0 && strstr(r.err, "cores 9 (+ sched_core 0) does not fit"),
+                  "matmul (cores=9): exit %d: %s", r.status, r.err);
+    cli_done();
+}
+END_TEST
+
+START_TEST(emsim_matmul_native)
+{
+    struct cli_out r = cli_run("run " DIR "matmul_ideal.yaml --backend native --set cores=2 --out "
+                               "'%s/native'",
+                               cli_tmp());
+    ck_assert_msg(r.status == 0, "matmul (native): exit %d: %s\n%s", r.status, r.err, r.out);
+    char *csv = cli_wrote_csv(&r);
+    ck_assert_msg(csv, "matmul (native): no CSV");
+    ck_assert(mm_value(csv, "rel_error", "2") <= 1e-4);
+    ck_assert(mm_value(csv, "rel_error_atomic", "2") <= 1e-4);
+    ck_assert(mm_value(csv, "rel_error_sched", "1") <= 1e-4);
+    ck_assert(mm_value(csv, "events_nopreload", "2") == 128);
+    ck_assert(mm_value(csv, "parallelism_atomic", "2") <= 1.01);
+    cli_done();
+}
+END_TEST
+
 void cli_register_emsim(void)
 {
     Suite *s = harness_suite("cli-emsim");
     tcase_add_loop_test(harness_tcase(s, "examples"), emsim_sim, 0, 3);
+    tcase_add_test(harness_tcase(s, "matmul"), emsim_matmul_sim);
     /* In the native suite, so TSan runs (TEST_SUITES=native) cover it. */
     Suite *n = harness_suite("cli-native");
     tcase_add_loop_test(harness_tcase(n, "emsim_native"), emsim_native, 0, 3);
+    tcase_add_test(harness_tcase(n, "emsim_matmul_native"), emsim_matmul_native);
 }
