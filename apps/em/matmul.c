@@ -444,7 +444,12 @@ static void run(struct app_ctx *ctx)
         return;
     }
     if (me == 0 && setup(ctx, sh) != 0) sh->setup_failed = 1;
-    const struct launch_conf conf = {.cores = cores, .sched_core = sc != 0};
+    /* only the first core's (em_init's) matters; setup has run there */
+    uint32_t pre =
+        me == 0 && sc && sh->preload && app_int(ctx, "sched_preload")
+            ? (uint32_t)(sizeof(struct block_hdr) + (size_t)sh->k * (size_t)sh->b * sizeof(float))
+            : 0;
+    const struct launch_conf conf = {.cores = cores, .sched_core = sc != 0, .preload_bytes = pre};
     const int rc = me == sched ? launch_sched(&conf) : launch_core(&prog, &conf, me == 0);
     if (me == 0) {
         if (rc != 0 && !sh->setup_failed)
@@ -484,6 +489,15 @@ static const struct app_arg args[] = {
      .dflt = "0",
      .help = "1: the last platform core runs em_ipcsim_sched_run (EM_IPCSIM_SCHED_CORE); "
              "0: every EM core schedules inline",
+     .min = 0,
+     .max = 1},
+    {.name = "sched_preload",
+     .type = APP_INT,
+     .dflt = "0",
+     .help = "with sched_core 1 and preload 1: 1 = the scheduler core preloads each block "
+             "into the receiving core's local memory before the hand-over "
+             "(em_conf_t.ipcsim.preload_bytes = the payload; sched_depth + 1 = 2 blocks per "
+             "core must fit its local memory); 0 = the dispatcher preloads after the pop",
      .min = 0,
      .max = 1},
     {.name = "queue",

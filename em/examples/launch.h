@@ -13,11 +13,15 @@
 #define EM_EXAMPLES_LAUNCH_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct launch_conf {
     int cores;       /* EM cores of the run */
     bool sched_core; /* a scheduler core of its own (EM_IPCSIM_SCHED_CORE):
                         one platform core more, not an EM core */
+    /* with sched_core: em_conf_t.ipcsim.preload_bytes (0: the dispatchers
+     * preload themselves) */
+    uint32_t preload_bytes;
 };
 
 struct launch_prog {
