@@ -41,8 +41,7 @@ static void case_cores(void *arg)
         ck_assert_ptr_null(plat_local_alloc(8, 8));
         /* Its own cost table (natively every cost is 0). */
         ck_assert_uint_eq(plat_cost("em_sched"),
-                          pt_sim(arg) ? (uint64_t)pt_num(arg, "pdsp_core.costs.em_sched")
-                                      : 0);
+                          pt_sim(arg) ? (uint64_t)pt_num(arg, "pdsp_core.costs.em_sched") : 0);
     }
     harness_barrier();
 }
