@@ -26,6 +26,7 @@ const struct app *const app_table[] = {
     &app_em_hello,
     &app_em_ordered,
     &app_em_event_group, /* em/examples/ through apps/em/ */
+    &app_chart_demo,     /* apps/tutorial/chart_demo.c: app_interval */
     NULL,
 };
 
