@@ -33,7 +33,7 @@ struct core_charts {
 
 struct app_ctx {
     const scenario *s;
-    std::vector<core_charts> charts; // per core (plat_cores())
+    std::vector<core_charts> charts;   // per core (plat_cores())
     std::vector<const char *> role_of; // per core; nullptr when unmapped
     std::mutex lock;
     app_result result;

@@ -31,7 +31,7 @@ struct chart_data {
 };
 
 struct app_result {
-    std::vector<point> points; // in report order
+    std::vector<point> points;      // in report order
     std::vector<chart_data> charts; // by name; not carried back from a variant's process
     // app_fail() messages, each reason once with the cores that gave it:
     // "core 0 (ping): ...", "cores 0-64 (mpe, unmapped): ..."

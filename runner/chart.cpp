@@ -163,15 +163,15 @@ std::string chart_text(const chart_data &c, uint64_t scale, const std::string &s
     return out;
 }
 
-std::string write_charts(const scenario &s, const std::vector<chart_data> &charts,
-                         out_files &files)
+std::string write_charts(const scenario &s, const std::vector<chart_data> &charts, out_files &files)
 {
     if (charts.empty()) return "";
     uint64_t scale = chart_scale_ns(s);
     std::string program = find_program("gnuplot"), wrote;
     if (program.empty())
-        fprintf(stderr, "ipcsim: %s: gnuplot is not on PATH: the charts are written as text only "
-                        "(Debian: apt-get install gnuplot-nox)\n",
+        fprintf(stderr,
+                "ipcsim: %s: gnuplot is not on PATH: the charts are written as text only "
+                "(Debian: apt-get install gnuplot-nox)\n",
                 s.file.c_str());
     for (const chart_data &c : charts) {
         std::string base = s.stem + "." + c.name;
