@@ -123,30 +123,32 @@ std::string chart_text(const chart_data &c, uint64_t scale, const std::string &s
                   (unsigned long long)cells, (unsigned long long)scale,
                   (unsigned long long)CHART_MAX_CELLS,
                   (unsigned long long)((sp.t1 - sp.t0 + CHART_MAX_CELLS - 1) / CHART_MAX_CELLS)));
-    // cover[(row * cells + cell) * marks + m]: ns of mark m in that cell.
-    std::vector<uint64_t> cover((size_t)sp.rows * cells * marks.size());
-    std::vector<uint64_t> total(marks.size());
-    uint64_t all = 0;
-    for (const interval &i : c.intervals) {
-        size_t m = std::find(marks.begin(), marks.end(), i.mark) - marks.begin();
-        total[m] += i.t1 - i.t0;
-        all += i.t1 - i.t0;
-        for (uint64_t k = (i.t0 - sp.t0) / scale; k < cells; k++) {
-            uint64_t c0 = sp.t0 + k * scale, c1 = c0 + scale;
-            if (c0 >= i.t1) break;
-            cover[((size_t)i.row * cells + k) * marks.size() + m] +=
-                std::min(i.t1, c1) - std::max(i.t0, c0);
-        }
-    }
     std::string out = strf("chart %s of %s: one character = %llu ns (chart: {scale_ns: %llu}); "
                            "t = 0 at the first interval's start, %llu ns\n",
                            c.name.c_str(), stem.c_str(), (unsigned long long)scale,
                            (unsigned long long)scale, (unsigned long long)sp.t0);
     int width = (int)std::to_string(sp.rows - 1).size();
+    std::vector<uint64_t> total(marks.size());
+    uint64_t all = 0;
+    // One row at a time (the intervals are in row order): cover[cell * marks
+    // + m], the ns of mark m in that cell, stays at most CHART_MAX_CELLS x 94.
+    std::vector<uint64_t> cover(cells * marks.size());
+    auto i = c.intervals.begin();
     for (int r = 0; r < sp.rows; r++) {
+        std::fill(cover.begin(), cover.end(), 0);
+        for (; i != c.intervals.end() && i->row == r; ++i) {
+            size_t m = std::find(marks.begin(), marks.end(), i->mark) - marks.begin();
+            total[m] += i->t1 - i->t0;
+            all += i->t1 - i->t0;
+            for (uint64_t k = (i->t0 - sp.t0) / scale; k < cells; k++) {
+                uint64_t c0 = sp.t0 + k * scale, c1 = c0 + scale;
+                if (c0 >= i->t1) break;
+                cover[k * marks.size() + m] += std::min(i->t1, c1) - std::max(i->t0, c0);
+            }
+        }
         out += strf("core %*d |", width, r);
         for (uint64_t k = 0; k < cells; k++) {
-            const uint64_t *cv = &cover[((size_t)r * cells + k) * marks.size()];
+            const uint64_t *cv = &cover[k * marks.size()];
             size_t best = marks.size();
             for (size_t m = 0; m < marks.size(); m++)
                 if (cv[m] > 0 && (best == marks.size() || cv[m] > cv[best])) best = m;
