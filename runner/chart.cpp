@@ -131,7 +131,7 @@ std::string chart_text(const chart_data &c, uint64_t scale, const std::string &s
     std::vector<uint64_t> total(marks.size());
     uint64_t all = 0;
     // One row at a time (the intervals are in row order): cover[cell * marks
-    // + m], the ns of mark m in that cell, stays at most CHART_MAX_CELLS x 94.
+    // + m], the ns of mark m in that cell, stays at most CHART_MAX_CELLS x 93.
     std::vector<uint64_t> cover(cells * marks.size());
     auto i = c.intervals.begin();
     for (int r = 0; r < sp.rows; r++) {
