@@ -2,7 +2,7 @@
  * intervals on both backends, its footer's shares equal to what the app
  * reported, the scale key, a PNG drawn from the same intervals, the same
  * bytes from the same run, and the refusals: a bad chart name, row or mark,
- * too many intervals, a row too long, a bad scale_ns. */
+ * too many intervals or charts, a row too long, a bad scale_ns. */
 #include "cli.h"
 
 #include <stdio.h>
@@ -148,6 +148,8 @@ START_TEST(limits)
     refused("", "chart: {scale_ns: 1}\n",
             "chart 'run' spans 900000 ns: 900000 characters of 1 ns per row, more than 20000; "
             "set chart: {scale_ns: 45} or more");
+    refused("charts: 9", "",
+            "app_interval: chart 'run9' would be chart 9 of this core, more than APP_CHART_MAX (8");
     const char *y = scenario("bad", "", "chart: {scale_ns: 0}\n");
     struct cli_out r = run(y, "");
     ck_assert_int_eq(r.status, 2);
