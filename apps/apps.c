@@ -6,6 +6,7 @@
 const struct app *const app_table[] = {
     &app_pingpong,
     &app_mcapi_dct,
+    &app_chart_demo, /* apps/tutorial/chart_demo.c: app_interval */
     &app_funbase_init,
     &app_funbase_roundtrip,
     &app_funbase_throughput,

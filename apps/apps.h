@@ -22,6 +22,7 @@
 #define APPS_REPS_MAX 1000000
 
 extern const struct app app_pingpong;
+extern const struct app app_chart_demo;
 extern const struct app app_mcapi_dct;
 extern const struct app app_funbase_init;
 extern const struct app app_funbase_roundtrip;

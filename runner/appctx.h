@@ -16,8 +16,23 @@ struct point {
     double value;
 };
 
+// One app_interval() of a run chart.
+struct interval {
+    uint64_t t0, t1; // ns, t0 < t1
+    int row;
+    char mark;
+};
+
+// A chart's intervals, every core's together, ordered by (row, t0, t1, mark)
+// so that the same run gives the same chart whichever core recorded first.
+struct chart_data {
+    std::string name;
+    std::vector<interval> intervals;
+};
+
 struct app_result {
-    std::vector<point> points; // in report order
+    std::vector<point> points;      // in report order
+    std::vector<chart_data> charts; // by name; not carried back from a variant's process
     // app_fail() messages, each reason once with the cores that gave it:
     // "core 0 (ping): ...", "cores 0-64 (mpe, unmapped): ..."
     std::vector<std::string> failures;

@@ -256,7 +256,8 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
     return g;
 }
 
-// Run gnuplot on a script file; its output (warnings, errors) in *log.
+} // namespace
+
 int run_gnuplot(const std::string &program, const std::string &script_file,
                 const std::string &log_file, std::string *log)
 {
@@ -279,8 +280,6 @@ int run_gnuplot(const std::string &program, const std::string &script_file,
     if (WIFEXITED(status)) return WEXITSTATUS(status);
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
-
-} // namespace
 
 std::string gnuplot_program()
 {

@@ -12,6 +12,11 @@
 // The gnuplot executable; throws cli_error naming the package when missing.
 std::string gnuplot_program();
 
+// Run gnuplot on a script file; its output (warnings, errors) in *log;
+// its exit status (128 + signal when killed).
+int run_gnuplot(const std::string &program, const std::string &script_file,
+                const std::string &log_file, std::string *log);
+
 // One DIR/<stem>-<id>.png per plot of s (added to files, renamed on commit):
 // the run's series as lines with filled points (points only on a category
 // axis), the reference (paper) points as larger hollow markers of the same

@@ -1,6 +1,7 @@
 // run.cpp -- `ipcsim run`: one scenario, its runs (the base and each variant),
 // a table, a CSV, plots.
 #include "appctx.h"
+#include "chart.h"
 #include "check.h"
 #include "cli.h"
 #include "isolate.h"
@@ -30,6 +31,9 @@ static const char usage[] =
     "A scenario with variants: runs once more for each (its set: after the\n"
     "scenario's, before --set), its series named <series>_<variant> (with keep_names:\n"
     "true, <series>: runs at other x extend one series), in the one CSV.\n"
+    "Charts the app records (app_interval) go to DIR/<stem>.<chart>.txt, and .png\n"
+    "when gnuplot is on PATH: the base run's, one character per chart: {scale_ns: N}\n"
+    "(default 100000).\n"
     "\n"
     "  --set KEY=VALUE   override a scalar of the platform file (link.latency_ns=50)\n"
     "                    or, as args.NAME=VALUE, an app argument (args.reps=5,\n"
@@ -206,7 +210,7 @@ void check_one_run_per_x(const scenario &s, const std::vector<std::vector<point>
 // <series>_<name> (or, with keep_names, not); host_seconds likewise. False
 // when an app failed (said on stderr).
 bool run_all(const scenario &s, const options &o, std::vector<point> &points,
-             std::vector<double> &host_seconds)
+             std::vector<double> &host_seconds, std::vector<chart_data> &charts)
 {
     size_t runs = 1 + s.variants.size();
     auto failed = [&](const app_result &res, const std::string &who) {
@@ -239,6 +243,7 @@ bool run_all(const scenario &s, const options &o, std::vector<point> &points,
     prog.stop();
     if (failed(res, "")) return false;
     by_run.insert(by_run.begin(), res.points);
+    charts = res.charts; // the base run's, as --trace
     check_one_run_per_x(s, by_run);
     points.clear();
     for (const std::vector<point> &run : by_run)
@@ -290,7 +295,8 @@ int cmd_run(const std::vector<std::string> &args)
 
     std::vector<point> points;
     std::vector<double> host_seconds; // per run: the base, then each variant
-    if (!run_all(s, o, points, host_seconds)) return EXIT_ERROR;
+    std::vector<chart_data> charts;
+    if (!run_all(s, o, points, host_seconds, charts)) return EXIT_ERROR;
 
     const char *label = o.run.backend == PLAT_SIM ? "simulated" : "measured";
     std::vector<row> rows = make_rows(points, s.refs);
@@ -322,6 +328,7 @@ int cmd_run(const std::vector<std::string> &args)
     out_files files(o.out);
     files.write(m.csv_name, m.csv_text);
     if (o.plot) write_plots(s, rows, label, files);
+    std::string chart_files = write_charts(s, charts, files);
     files.write(s.stem + ".meta.yaml", meta_text(s, m)); // last: it describes the others
     files.commit();
     if (trace) trace->commit();
@@ -329,6 +336,7 @@ int cmd_run(const std::vector<std::string> &args)
            s.stem.c_str());
     for (const plot_spec &p : o.plot ? s.plots : std::vector<plot_spec>())
         printf(", %s/%s-%s.png", o.out.c_str(), s.stem.c_str(), p.id.c_str());
+    printf("%s", chart_files.c_str());
     if (trace) printf("%s", trace->wrote().c_str());
     printf("\n");
     fflush(stdout);

@@ -13,6 +13,7 @@
 #define IPCSIM_APP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -74,6 +75,26 @@ double app_list_num(struct app_ctx *ctx, const char *name, size_t i);
  * value and unit. Thread-safe; points keep the order they were reported in. */
 void app_report(struct app_ctx *ctx, const char *series, const char *x, double value,
                 const char *unit);
+
+/* One interval of a run chart (docs/scenarios.md, "Run charts"): the calling
+ * core says that row `row` (a core, 0 .. plat_cores()-1) of chart `chart`
+ * was in state `mark` from t0_ns to t1_ns (plat_now_ns() values: simulated
+ * time in sim, host time natively). Em's dispatch chart marks '-' while a
+ * receive function runs and '#' in the dispatcher. After the run the runner
+ * writes DIR/<stem>.<chart>.txt and .png from the intervals.
+ *   chart: 1 to 32 letters, digits, '_' or '-' (it names files); at most
+ *          APP_CHART_MAX charts in a run;
+ *   mark:  a printable character other than ' ' and '|';
+ *   t1_ns >= t0_ns (an empty interval is dropped).
+ * An interval that starts where the same core's last one of that chart, row
+ * and mark ends extends it. Each core keeps at most APP_INTERVAL_MAX
+ * intervals; the first one past that, or the first bad argument, fails the
+ * run (app_fail-style, naming the chart and the value) and the core's later
+ * calls are ignored. No lock: each core writes only its own buffer. */
+#define APP_INTERVAL_MAX 65536
+#define APP_CHART_MAX 8
+void app_interval(struct app_ctx *ctx, const char *chart, int row, char mark, uint64_t t0_ns,
+                  uint64_t t1_ns);
 
 /* The workload found something wrong (a corrupted echo, ...): the run fails
  * with this message after all cores stop. Returns normally. */

@@ -21,4 +21,5 @@ void tests_register(void)
     cli_register_relations();
     cli_register_keep_names();
     cli_register_readme();
+    cli_register_chart();
 }
