@@ -317,8 +317,27 @@ static int cmp_u64(const void *a, const void *b)
 /* Where a run chart's intervals go. The app call for it is being added
  * (issue 17); until then, with intervals: 1, one line per receive on stdout
  * ("em_matmul: interval E core C start S end T"), in the order of the blocks. */
-static void chart_intervals(struct app_ctx *ctx, const struct mm_shared *sh)
+/* The run chart (paper 003's): per EM core, '-' while a receive runs and '#'
+ * for the rest of the span from the first receive's start to the last one's
+ * end, so the chart's '#' share is dispatcher_pct. */
+static void chart_intervals(struct app_ctx *ctx, const struct mm_shared *sh, int cores,
+                            uint64_t first, uint64_t last)
 {
+    for (int r = 0; r < cores; r++) {
+        uint64_t at = first;
+        for (;;) {
+            int next = -1; /* the core's receive starting soonest at or after `at` */
+            for (int e = 0; e < sh->events; e++)
+                if (sh->iv[e].core == r && sh->iv[e].start >= at &&
+                    (next < 0 || sh->iv[e].start < sh->iv[next].start))
+                    next = e;
+            if (next < 0) break;
+            app_interval(ctx, "run", r, '#', at, sh->iv[next].start);
+            app_interval(ctx, "run", r, '-', sh->iv[next].start, sh->iv[next].end);
+            at = sh->iv[next].end;
+        }
+        app_interval(ctx, "run", r, '#', at, last);
+    }
     if (!app_int(ctx, "intervals")) return;
     for (int e = 0; e < sh->events; e++)
         printf("em_matmul: interval %d core %d start %llu end %llu\n", e, (int)sh->iv[e].core,
@@ -373,7 +392,7 @@ static void report(struct app_ctx *ctx, const struct mm_shared *sh, int cores)
            sh->preload ? "on" : "off", app_int(ctx, "sched_core") ? "scheduler core" : "inline",
            sh->x_mem, sh->y_mem, cores, nused, span, median, err);
     if (err > 1e-4) app_fail(ctx, "em_matmul: Z is wrong: relative error %.3g > 1e-4", err);
-    chart_intervals(ctx, sh);
+    chart_intervals(ctx, sh, cores, first, last);
 }
 
 /* ---- the app ------------------------------------------------------------ */

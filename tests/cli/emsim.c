@@ -82,6 +82,17 @@ START_TEST(emsim_matmul_sim)
     ck_assert_msg(m1 > 3 * m8, "matmul: makespan 1 core %g, 8 cores %g", m1, m8);
     ck_assert_msg(ma > 0.95 * m1 && ma < 1.05 * m1, "matmul: atomic %g, 1 core %g", ma, m1);
     ck_assert(mm_value(csv, "dispatcher_pct", "8") + mm_value(csv, "utilisation_pct", "8") > 99.99);
+    /* the run chart (paper 003's): one row per EM core, and its '#' share is
+     * the dispatcher share the CSV reports */
+    char *chart = cli_read("%s/sim/matmul_ideal.run.txt", cli_tmp());
+    ck_assert_msg(chart, "matmul (sim): no %s/sim/matmul_ideal.run.txt", cli_tmp());
+    ck_assert_msg(strstr(chart, "core 7 |") && !strstr(chart, "core 8 |"), "%s", chart);
+    const char *hash = strstr(chart, "'#' ");
+    double share = -1;
+    ck_assert_msg(hash && sscanf(hash, "'#' %lf %%", &share) == 1, "no '#' share in\n%s", chart);
+    double disp = mm_value(csv, "dispatcher_pct", "8");
+    ck_assert_msg(share > disp - 0.01 && share < disp + 0.01,
+                  "chart '#' %.2f %%, dispatcher_pct %g", share, disp);
 
     r = cli_run("run " DIR "matmul_ideal.yaml --variants none --set args.intervals=1 --set "
                 "args.n=256 --out '%s/iv'",
