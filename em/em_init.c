@@ -107,7 +107,7 @@ em_status_t em_init(const em_conf_t *conf)
     sh->init_ns = plat_now_ns();
     sh->sched_depth = conf->ipcsim.sched_depth ? (uint32_t)conf->ipcsim.sched_depth : 1;
     sh->preload_bytes = sh->sched_core ? conf->ipcsim.preload_bytes : 0;
-    if (sh->sched_core && em_sched_init_locked(sh) != EM_OK) {
+    if (sh->sched_core && em_sched_init(sh) != EM_OK) {
         unsigned total = sh->hwq_total;
         plat_shared_unmap(sh);
         return em_err(EM_ERR_TOO_LARGE, EM_ESCOPE_INIT,

@@ -305,7 +305,8 @@ void em_sched_slots_alloc(struct em_shared *sh, struct em_core *c);
 void em_sched_slots_free(struct em_core *c);
 /* Lock held: the running event's slot is free again. */
 void em_sched_slot_done_locked(struct em_core *c);
-/* em_init, EM_IPCSIM_SCHED_CORE: reserve a dispatch queue per core. */
-em_status_t em_sched_init_locked(struct em_shared *sh);
+/* em_init, EM_IPCSIM_SCHED_CORE, before the instance is shared: reserve a
+ * dispatch queue per core. */
+em_status_t em_sched_init(struct em_shared *sh);
 
 #endif

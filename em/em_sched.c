@@ -68,7 +68,7 @@ static int free_slot(struct em_shared *sh, struct em_core *d, const struct em_ev
     return -1;
 }
 
-em_status_t em_sched_init_locked(struct em_shared *sh)
+em_status_t em_sched_init(struct em_shared *sh)
 {
     unsigned need = (unsigned)sh->core_count;
     if (sh->hwq_total < need + 1) return EM_ERR_TOO_LARGE;

@@ -77,13 +77,6 @@ Memory *Kernel::memory(const std::string &name) const
     return nullptr;
 }
 
-std::string Kernel::memory_names() const
-{
-    std::string s;
-    for (const auto &e : named_) s += (s.empty() ? "" : ", ") + e.first;
-    return s;
-}
-
 Memory *Kernel::shared_holding(const void *p)
 {
     if (shared_ && shared_->holds(p)) return shared_;

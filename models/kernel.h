@@ -111,8 +111,6 @@ class Kernel : public sc_core::sc_module
     }
     // The memory called `name` (add_memory); NULL if the platform has none.
     Memory *memory(const std::string &name) const;
-    // The names of add_memory, in order, comma separated (for messages).
-    std::string memory_names() const;
     // The shared memory (set_shared, set_core_memory or add_memory) holding p; NULL if none.
     Memory *shared_holding(const void *p);
     Memory *local(int i) { return locals_[(size_t)i]; }
