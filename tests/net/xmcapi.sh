@@ -77,9 +77,10 @@ ping_ok() {
 }
 
 # The echo node is killed in the middle of a long run: the ping must fail
-# cleanly (exit 2, a message naming the peer) at once -- under a second,
-# though its timeout (-w) is 3 s: the peer's connection closed, which needs
-# no waiting for.
+# cleanly (exit 2, a message naming the peer) without waiting for its
+# timeout (-w 3000): the peer's connection closed, which needs no waiting
+# for. The bound is the timeout, not a speed: a loaded CI host took 1.4 s
+# to start a process that fails at once.
 kill_midway() {
     local name=$1 ns=$2 t0 rc out
     local -a run=("$bin/xmcapi-ping" -t "$topo" -w 3000 0 1 100000000 64)
@@ -94,7 +95,7 @@ kill_midway() {
     rc=$?
     local ms=$((($(date +%s%N) - t0) / 1000000))
     out=$(cat "$tmp/mid.out")
-    if [ $rc -eq 2 ] && [ $ms -lt 1000 ] && grep -q 'peer <1,1>' <<<"$out" &&
+    if [ $rc -eq 2 ] && [ $ms -lt 2500 ] && grep -q 'peer <1,1>' <<<"$out" &&
         grep -q 'connection closed' <<<"$out"; then
         ok "$name: ping failed cleanly ${ms} ms after the echo node was killed: $out"
     else
@@ -113,8 +114,9 @@ kill_midway() {
     fi
 }
 
-# usage_err NAME WANT -- ARGS...: the command exits 2 at once (under a
-# second) with WANT in its message.
+# usage_err NAME WANT -- ARGS...: the command exits 2 with WANT in its
+# message without waiting for a peer (the default wait is 5 s; 4 s leaves
+# room for a loaded host, where 1.4-1.7 s was seen).
 usage_err() {
     local name=$1 want=$2 t0 rc out ms
     shift 3
@@ -122,11 +124,11 @@ usage_err() {
     out=$("$@" 2>&1)
     rc=$?
     ms=$((($(date +%s%N) - t0) / 1000000))
-    if [ $rc -eq 2 ] && [ $ms -lt 1000 ] && grep -qF -- "$want" <<<"$out" &&
+    if [ $rc -eq 2 ] && [ $ms -lt 4000 ] && grep -qF -- "$want" <<<"$out" &&
         ! grep -q 'invalid option' <<<"$out"; then
         ok "$name: exit 2 in ${ms} ms: $out"
     else
-        bad "$name: exit $rc after ${ms} ms (wanted 2, '$want', under 1 s): $out"
+        bad "$name: exit $rc after ${ms} ms (wanted 2, '$want', under 4 s): $out"
     fi
 }
 
