@@ -6,6 +6,7 @@
 // the DDR3 on a port of its own whose lanes every initiator shares, and the
 // QMSS queue manager (a hwq device).
 #include "kind.h"
+#include "../models/keystone/l1d.h"
 #include "../models/keystone/msmc.h"
 #include "../models/memory.h"
 #include "../models/xbar.h"
@@ -38,7 +39,8 @@ static const struct conf_rule rules[] = {
     {"cores", CONF_T_INT, true, 1, 8},
     {"pdsp", CONF_T_INT, true, 0, 2},
     CORE_RULES("dsp"),
-    // Kept for the demo's cost model (the L1D is not modelled as a cache).
+    // The L1D: its line is the streaming-miss model's (models/keystone/l1d.h);
+    // its size is documentation (the model keeps no contents).
     {"dsp.l1d_bytes", CONF_T_INT, true, 1, BIG},
     {"dsp.l1d_line_bytes", CONF_T_INT, true, 1, 1 << 16},
     KIND_OTHER_COSTS("dsp"),
@@ -137,7 +139,15 @@ static void build(Build &b, const struct conf *c)
                (uint64_t)conf_num(c, "teranet.burst_bytes", 64));
     const int dsps = (int)conf_num(c, "cores", 8), pdsps = (int)conf_num(c, "pdsp", 0);
     const CoreParams dsp = core_params(c, "dsp"), pdsp = core_params(c, "pdsp_core");
-    for (int i = 0; i < dsps; i++) b.add_core(i, dsp, link);
+    const uint64_t line = (uint64_t)conf_num(c, "dsp.l1d_line_bytes", 64);
+    for (int i = 0; i < dsps; i++) {
+        // The DSP's loads and stores go through its L1D to the TeraNet.
+        Core &core = b.add_core(i, dsp, link, false);
+        L1d *l1d = b.own(new L1d(("l1d" + std::to_string(i)).c_str(), line));
+        core.mem.bind(l1d->tsock);
+        b.xbar().attach_initiator(l1d->isock, b.xbar().core_port(i), i);
+        core.dcache_line = line;
+    }
     for (int i = 0; i < pdsps; i++) b.add_core(dsps + i, pdsp, link);
     add_ddr3(b, c);
     add_msmc(b, c);

@@ -76,6 +76,11 @@ enum Op {
     // fabric with a message unit (RapidIO) carries it as messages; any
     // other fabric as a plain write
     OP_MSG,
+    // plat_touch: a read by the core's loads of data its cache does not hold.
+    // Only a data-cache model sees it (it charges a miss per line and sends
+    // plain reads on): a core sends it only when its kind put one in front
+    // of its `mem` socket (Core::dcache_line)
+    OP_STREAM,
 };
 
 // One per initiator, attached to its reused payload once (the payload owns it).

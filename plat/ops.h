@@ -47,6 +47,7 @@
     X(uint64_t, fetch_add64, (uint64_t * p, uint64_t delta), (p, delta))                           \
     X(int, poll64, (const uint64_t *p, uint64_t old, uint64_t timeout_ns), (p, old, timeout_ns))   \
     XV(copy, (void *dst, const void *src, size_t n), (dst, src, n))                                \
+    XV(touch, (const void *p, size_t n), (p, n))                                                   \
     X(void *, local_alloc, (size_t size, size_t align), (size, align))                             \
     XV(local_free, (void *p), (p))                                                                 \
     X(void *, shared_alloc, (size_t size, size_t align), (size, align))                            \

@@ -12,9 +12,11 @@
  * What takes simulated time, and why so:
  *   - the payload's preload into the core's local memory (em's DMA, when the
  *     queue has EM_QUEUE_FLAG_IPCSIM_PRELOAD), before the receive;
- *   - without preload, one plat_copy of the payload into local memory at the
- *     receive's start: the core's loads read Y's block once, as its cache
- *     would (the receive's plain reads of shared memory would take no time);
+ *   - per row of X, one plat_touch of the whole Y block where it is (local
+ *     memory when preloaded, else the event's buffer in "ddr3"): the kernel
+ *     sweeps the block (128 KB, four times the C66x's L1D) once per row of
+ *     X, so every line of it misses again (the L1D model times each fill;
+ *     other platforms one read);
  *   - per row of X, one plat_copy of its K floats from shared memory into a
  *     buffer of the core's local memory: the receive streams X once per event
  *     (the demo keeps X in MSMC and reads it from every core), and a row copy
@@ -29,9 +31,16 @@
  *
  * Every EM core records each receive's start and end (plat_now_ns, inside
  * the receive: the preload before it counts as dispatcher time). After the
- * run core 0 checks Z against a host multiply in double precision (relative
- * Frobenius error) and reports the series in `series` below, x = the EM
- * cores.
+ * run core 0 alone computes every block again, timed the same way (solo_ns:
+ * the single-core workload, which paper 003's 190,574,214 cycles are),
+ * checks Z against a host multiply in double precision (relative Frobenius
+ * error) and reports the series in `series` below, x = the EM cores:
+ * utilisation_pct = solo_ns / (makespan x cores) as the paper defines it,
+ * receive_pct the receives' share of that core time (100 - dispatcher_pct),
+ * slowdown_pct how much longer the receives took in the run than alone,
+ * gap_ns the median time a core spent between two receives, and
+ * preload_window_ns the time from the first em_send until the last core to
+ * receive began its first receive.
  */
 #include "../apps.h"
 #include "../../em/examples/launch.h"
@@ -68,7 +77,8 @@ struct mm_shared {
     /* written by core 0 before launch_core, read in receives */
     int m, k, n, b, events;
     int atomic, preload;
-    uint64_t kmac; /* cycles per 1000 MACs */
+    uint64_t kmac;   /* cycles per 1000 MACs */
+    uint64_t t_sent; /* plat_now_ns before the first em_send */
     float *x, *y, *z;
     char x_mem[16], y_mem[16]; /* where they went: "msmc", "shared", ... */
     int setup_failed;
@@ -117,13 +127,12 @@ static void *mem_alloc(const char *name, size_t size, char *where, size_t wlen)
 
 /* ---- the EO ------------------------------------------------------------- */
 
-/* The calling core's buffer: an X row, and without preload the Y block
- * after it. */
+/* The calling core's buffer for an X row. */
 static float *row_buffer(struct mm_shared *sh)
 {
     int c = plat_core();
     if (!sh->rowbuf[c]) {
-        size_t n = (size_t)sh->k * (sh->preload ? 1u : 1u + (size_t)sh->b) * sizeof(float);
+        size_t n = (size_t)sh->k * sizeof(float);
         sh->rowbuf[c] = plat_local_alloc(n, 64);
         if (!sh->rowbuf[c]) {
             /* no local memory (or full): the buffer lives in private memory */
@@ -132,6 +141,28 @@ static float *row_buffer(struct mm_shared *sh)
         }
     }
     return sh->rowbuf[c];
+}
+
+/* Z's block blk from the Y block at yb (K x B, row-major), one row of X at
+ * a time through row (the core's X row buffer). */
+static void block(struct mm_shared *sh, const float *yb, uint32_t blk, float *row)
+{
+    const int k = sh->k, b = sh->b;
+    const size_t ybytes = (size_t)k * (size_t)b * sizeof(float);
+    const uint64_t row_cycles = (uint64_t)k * (uint64_t)b * sh->kmac / 1000;
+    for (int i = 0; i < sh->m; i++) {
+        float *z = sh->z + (size_t)i * (size_t)sh->n + (size_t)blk * (size_t)b;
+        plat_copy(row, sh->x + (size_t)i * (size_t)k, (size_t)k * sizeof(float));
+        plat_touch(yb, ybytes);
+        float acc[MAX_B] = {0};
+        for (int kk = 0; kk < k; kk++) {
+            const float xv = row[kk];
+            const float *yr = yb + (size_t)kk * (size_t)b;
+            for (int j = 0; j < b; j++) acc[j] += xv * yr[j];
+        }
+        plat_work_cycles(row_cycles);
+        plat_copy(z, acc, (size_t)b * sizeof(float));
+    }
 }
 
 static void receive(void *ctx, em_event_t event, em_event_type_t type, em_queue_t queue,
@@ -152,26 +183,7 @@ static void receive(void *ctx, em_event_t event, em_event_type_t type, em_queue_
         launch_stop(1);
         return;
     }
-    const int k = sh->k, b = sh->b;
-    if (!sh->preload) {
-        /* the core's own loads read the block once (timed), as its cache would */
-        float *local = row + k;
-        plat_copy(local, yb, (size_t)k * (size_t)b * sizeof(float));
-        yb = local;
-    }
-    const uint64_t row_cycles = (uint64_t)k * (uint64_t)b * sh->kmac / 1000;
-    for (int i = 0; i < sh->m; i++) {
-        plat_copy(row, sh->x + (size_t)i * (size_t)k, (size_t)k * sizeof(float));
-        float acc[MAX_B] = {0};
-        for (int kk = 0; kk < k; kk++) {
-            const float xv = row[kk];
-            const float *yr = yb + (size_t)kk * (size_t)b;
-            for (int j = 0; j < b; j++) acc[j] += xv * yr[j];
-        }
-        plat_work_cycles(row_cycles);
-        plat_copy(sh->z + (size_t)i * (size_t)sh->n + (size_t)blk * (size_t)b, acc,
-                  (size_t)b * sizeof(float));
-    }
+    block(sh, yb, blk, row);
     em_free(event);
     uint64_t t1 = plat_now_ns();
     sh->iv[blk] = (struct interval){t0, t1, plat_core(), 1};
@@ -190,6 +202,43 @@ static em_status_t eo_stop(void *ctx, em_eo_t eo)
 {
     (void)ctx;
     return em_eo_remove_queue_all_sync(eo, 1);
+}
+
+/* Y's column block e into dst (K x B, row-major): a host copy, untimed. */
+static void gather(const struct mm_shared *sh, int e, float *dst)
+{
+    for (int kk = 0; kk < sh->k; kk++)
+        memcpy(dst + (size_t)kk * (size_t)sh->b,
+               sh->y + (size_t)kk * (size_t)sh->n + (size_t)e * (size_t)sh->b,
+               (size_t)sh->b * sizeof(float));
+}
+
+/* Core 0 after the run, alone: every block's receive again, timed, with the
+ * block where a receive reads it (local memory when preloaded, else "ddr3").
+ * The sum is the single-core workload: what the events take on one core,
+ * which paper 003's 190,574,214 cycles are. Z is rewritten with the same
+ * values. 0, or -1 when a buffer cannot be had. */
+static int solo(struct mm_shared *sh, uint64_t *total)
+{
+    const size_t ybytes = (size_t)sh->k * (size_t)sh->b * sizeof(float);
+    char where[16];
+    float *row = row_buffer(sh);
+    float *buf =
+        sh->preload ? plat_local_alloc(ybytes, 64) : mem_alloc("ddr3", ybytes, where, sizeof where);
+    if (!buf) return -1;
+    uint64_t sum = 0;
+    for (int e = 0; row && e < sh->events; e++) {
+        gather(sh, e, buf);
+        uint64_t t0 = plat_now_ns();
+        block(sh, buf, (uint32_t)e, row);
+        sum += plat_now_ns() - t0;
+    }
+    if (sh->preload)
+        plat_local_free(buf);
+    else
+        plat_shared_free(buf);
+    *total = sum;
+    return row ? 0 : -1;
 }
 
 /* Core 0, once every core is an EM core: pool, queue, EO, then the events. */
@@ -236,6 +285,7 @@ static void mm_start(const struct launch_conf *conf)
     }
     /* Cut Y into its column blocks (host copies: setup, no simulated time),
      * each sent as soon as it is filled. */
+    sh->t_sent = plat_now_ns();
     for (int e = 0; e < sh->events; e++) {
         em_event_t ev = em_alloc((uint32_t)bytes, EM_EVENT_TYPE_SW, sh->pool);
         if (ev == EM_EVENT_UNDEF) {
@@ -245,10 +295,7 @@ static void mm_start(const struct launch_conf *conf)
         }
         struct block_hdr *h = em_event_pointer(ev);
         h->block = (uint32_t)e;
-        for (int kk = 0; kk < sh->k; kk++)
-            memcpy(h->y + (size_t)kk * (size_t)sh->b,
-                   sh->y + (size_t)kk * (size_t)sh->n + (size_t)e * (size_t)sh->b,
-                   (size_t)sh->b * sizeof(float));
+        gather(sh, e, h->y);
         s = em_send(ev, sh->queue);
         if (s != EM_OK) {
             printf("em_matmul: error: em_send of block %d: 0x%x\n", e, s);
@@ -344,7 +391,37 @@ static void chart_intervals(struct app_ctx *ctx, const struct mm_shared *sh, int
                (unsigned long long)sh->iv[e].start, (unsigned long long)sh->iv[e].end);
 }
 
-static void report(struct app_ctx *ctx, const struct mm_shared *sh, int cores)
+/* Per EM core, the gaps between the end of one of its receives and the
+ * start of its next: the dispatcher's time per event (schedule, and the
+ * preload when it was not done while the core computed). The median, or 0
+ * when no core received twice. */
+static double median_gap(const struct mm_shared *sh, int cores)
+{
+    uint64_t *g = calloc((size_t)sh->events, sizeof *g);
+    size_t n = 0;
+    if (!g) return 0;
+    for (int r = 0; r < cores; r++) {
+        uint64_t at = 0;
+        int have = 0;
+        for (;;) {
+            int next = -1; /* the core's receive starting soonest at or after `at` */
+            for (int e = 0; e < sh->events; e++)
+                if (sh->iv[e].core == r && sh->iv[e].start >= at &&
+                    (next < 0 || sh->iv[e].start < sh->iv[next].start))
+                    next = e;
+            if (next < 0) break;
+            if (have) g[n++] = sh->iv[next].start - at;
+            at = sh->iv[next].end;
+            have = 1;
+        }
+    }
+    qsort(g, n, sizeof g[0], cmp_u64);
+    double m = n == 0 ? 0 : n % 2 ? (double)g[n / 2] : ((double)g[n / 2 - 1] + g[n / 2]) / 2;
+    free(g);
+    return m;
+}
+
+static void report(struct app_ctx *ctx, const struct mm_shared *sh, int cores, uint64_t solo_ns)
 {
     char x[16];
     snprintf(x, sizeof x, "%d", cores);
@@ -355,6 +432,7 @@ static void report(struct app_ctx *ctx, const struct mm_shared *sh, int cores)
         return;
     }
     int used[EM_MAX_CORES + 1] = {0}, nused = 0;
+    uint64_t first_at[EM_MAX_CORES + 1] = {0}; /* each core's first receive start */
     for (int e = 0; e < sh->events; e++) {
         const struct interval *v = &sh->iv[e];
         if (!v->done) {
@@ -367,6 +445,9 @@ static void report(struct app_ctx *ctx, const struct mm_shared *sh, int cores)
         t[e] = v->end - v->start;
         busy += t[e];
         if (v->core >= 0 && v->core <= EM_MAX_CORES && !used[v->core]++) nused++;
+        if (v->core >= 0 && v->core <= EM_MAX_CORES &&
+            (!first_at[v->core] || v->start < first_at[v->core]))
+            first_at[v->core] = v->start;
     }
     qsort(t, (size_t)sh->events, sizeof t[0], cmp_u64);
     const double median = sh->events % 2 ? (double)t[sh->events / 2]
@@ -380,11 +461,21 @@ static void report(struct app_ctx *ctx, const struct mm_shared *sh, int cores)
     app_report(ctx, "cores_used", x, nused, "cores");
     app_report(ctx, "makespan_ns", x, span, "ns");
     app_report(ctx, "receive_ns", x, median, "ns");
+    app_report(ctx, "solo_ns", x, (double)solo_ns, "ns");
+    app_report(ctx, "gap_ns", x, median_gap(sh, cores), "ns");
+    uint64_t window = 0; /* until the last core that received began its first receive */
+    for (int r = 0; r <= EM_MAX_CORES; r++)
+        if (first_at[r] > sh->t_sent && first_at[r] - sh->t_sent > window)
+            window = first_at[r] - sh->t_sent;
+    app_report(ctx, "preload_window_ns", x, (double)window, "ns");
     if (total > 0) {
         app_report(ctx, "dispatcher_pct", x, 100.0 * (total - (double)busy) / total, "%");
-        app_report(ctx, "utilisation_pct", x, 100.0 * (double)busy / total, "%");
+        app_report(ctx, "receive_pct", x, 100.0 * (double)busy / total, "%");
+        app_report(ctx, "utilisation_pct", x, 100.0 * (double)solo_ns / total, "%");
         app_report(ctx, "parallelism", x, (double)busy / span, "");
     }
+    if (solo_ns > 0)
+        app_report(ctx, "slowdown_pct", x, 100.0 * ((double)busy / (double)solo_ns - 1), "%");
     printf("em_matmul: %d x %d x %d, %d blocks of %d columns, %s queue, preload %s, %s; "
            "X, Z in %s, Y in %s; %d EM cores (%d used), makespan %.0f ns, median receive "
            "%.0f ns, rel error %.3g\n",
@@ -474,8 +565,16 @@ static void run(struct app_ctx *ctx)
         if (rc != 0 && !sh->setup_failed)
             app_fail(ctx, "em_matmul: the EM run failed (status %d, %llu bad events)", rc,
                      (unsigned long long)plat_load64(&sh->bad));
-        else if (rc == 0)
-            report(ctx, sh, cores);
+        else if (rc == 0) {
+            uint64_t alone = 0;
+            if (solo(sh, &alone) != 0)
+                app_fail(ctx,
+                         "em_matmul: no buffer of %zu bytes for the single-core rerun "
+                         "(local memory of core 0, or \"ddr3\")",
+                         (size_t)sh->k * (size_t)sh->b * sizeof(float));
+            else
+                report(ctx, sh, cores, alone);
+        }
         if (sh->x) plat_shared_free(sh->x);
         if (sh->y) plat_shared_free(sh->y);
         if (sh->z) plat_shared_free(sh->z);
@@ -493,9 +592,11 @@ static void run(struct app_ctx *ctx)
 }
 
 static const char *const roles[] = {"core0", NULL};
-static const char *const series[] = {"rel_error",       "events",      "cores_used",
-                                     "makespan_ns",     "receive_ns",  "dispatcher_pct",
-                                     "utilisation_pct", "parallelism", NULL};
+static const char *const series[] = {
+    "rel_error",      "events",      "cores_used",      "makespan_ns",
+    "receive_ns",     "solo_ns",     "gap_ns",          "preload_window_ns",
+    "dispatcher_pct", "receive_pct", "utilisation_pct", "parallelism",
+    "slowdown_pct",   NULL};
 static const struct app_arg args[] = {
     {.name = "cores",
      .type = APP_INT,

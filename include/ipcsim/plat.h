@@ -262,6 +262,15 @@ int plat_poll64(const uint64_t *p, uint64_t old, uint64_t timeout_ns);
  * made after the copy. */
 void plat_copy(void *dst, const void *src, size_t n);
 
+/* The calling core reads n bytes at p with its own loads, in address order,
+ * from memory its data cache does not hold: a kernel streaming an array
+ * larger than the cache. Only the time is charged; the bytes stay where they
+ * are (host C reads them). sim: through the core's data-cache model where
+ * the platform has one (keystone_c6678's L1D: every line misses and the
+ * core waits for each fill), else one timed read of n bytes, as plat_copy's
+ * loads; native: nothing. */
+void plat_touch(const void *p, size_t n);
+
 /* ------------------------------------------------------------------------ */
 /* Memory                                                                    */
 /* ------------------------------------------------------------------------ */

@@ -94,6 +94,19 @@ void sim_copy(void *dst, const void *src, size_t n)
     c.release(t);
 }
 
+void sim_touch(const void *p, size_t n)
+{
+    if (n == 0) return;
+    Thread &t = self();
+    need(p, "plat_touch");
+    Core &c = *t.core;
+    if (c.bounce.size() < n) c.bounce.resize(n);
+    c.acquire(t);
+    c.payload(t, c.dcache_line ? OP_STREAM : OP_NONE, tlm::TLM_READ_COMMAND, p, c.bounce.data(), n);
+    c.issue(t);
+    c.release(t);
+}
+
 // ---- allocation (bookkeeping of the software allocator: no simulated time) ----
 
 static bool pow2(size_t a)

@@ -78,6 +78,7 @@ void pt_sw26010(void);
 void pt_srio(void);
 void pt_wake(void);
 void pt_home(void);
+void pt_touch(void);
 void pt_keystone(void);
 
 /* Cases of stream.c that gbe.c also runs on the tcp device. */

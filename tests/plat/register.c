@@ -24,4 +24,5 @@ void tests_register(void)
     pt_wake();
     pt_home();
     pt_keystone();
+    pt_touch();
 }
