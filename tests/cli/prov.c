@@ -336,7 +336,7 @@ START_TEST(params_lists_keys_values_units_sources)
     struct cli_out r = cli_run("params ideal");
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
     ck_assert_msg(strncmp(r.out, "platforms/ideal.yaml: platform ideal, ", 38) == 0 &&
-                      strstr(r.out, " keys, 0 fitted\n"),
+                      strstr(r.out, " keys, 1 fitted\n"),
                   "%s", r.out);
     ck_assert_msg(matches(r.out, "^key +value +unit +fitted +line +source$"), "%s", r.out);
     char want[256];
@@ -388,13 +388,13 @@ START_TEST(params_marks_fitted_values)
 END_TEST
 
 /* keystone_c6678: every key but platform and title has a source, and
- * nothing is fitted. */
+ * exactly one value is fitted: the demo kernel's MAC cost. */
 START_TEST(params_keystone_sources)
 {
     struct cli_out r = cli_run("params keystone_c6678");
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
     ck_assert_msg(strstr(r.out, ": platform keystone_c6678, ") &&
-                      strstr(r.out, " keys, 0 fitted\n"),
+                      strstr(r.out, " keys, 1 fitted\n"),
                   "%s", r.out);
     struct cli_out n = cli_sh("grep -cE '^ *[A-Za-z0-9_]+: *[^ #]' platforms/keystone_c6678.yaml");
     ck_assert_int_eq(cli_lines(r.out), atoi(n.out) + 3);
@@ -405,6 +405,7 @@ START_TEST(params_keystone_sources)
     ck_assert_str_eq(bare.out, "platform\ntitle\n");
     ck_assert_msg(matches(r.out, "^msmc\\.banks +4 +- +[0-9]+ +unverified"), "%s", r.out);
     ck_assert_msg(matches(r.out, "^devices\\.hwq\\.queues +8192 +- +[0-9]+ +note 2"), "%s", r.out);
+    ck_assert_msg(matches(r.out, "^dsp\\.costs\\.sgemm_kmac +[0-9]+ .*fitted"), "%s", r.out);
     cli_done();
 }
 END_TEST
