@@ -1,12 +1,14 @@
 // keystone_c6678.cpp -- the `keystone_c6678` platform kind: the TI C6678
 // (docs/keystone_c6678.md). `cores` C66x DSPs (cores 0..cores-1), each with
-// its local L2 and DMA engine, then `pdsp` PDSPs (the QMSS's firmware
-// processors, the Event Machine scheduler's core), all on one crossbar (the
-// TeraNet). Behind it: the MSMC SRAM through its banks (models/keystone/),
-// the DDR3 on a port of its own whose lanes every initiator shares, and the
-// QMSS queue manager (a hwq device).
+// its local L2, then `pdsp` PDSPs (the QMSS's firmware processors, the Event
+// Machine scheduler's core), all on one crossbar (the TeraNet). Behind it:
+// the MSMC SRAM through its banks (models/keystone/), the DDR3 on a port of
+// its own whose lanes every initiator shares, the QMSS queue manager (a hwq
+// device) and its infrastructure packet DMA, the one DMA engine of every
+// core (models/keystone/pktdma.h).
 #include "kind.h"
 #include "../models/keystone/msmc.h"
+#include "../models/keystone/pktdma.h"
 #include "../models/memory.h"
 #include "../models/xbar.h"
 
@@ -129,6 +131,18 @@ static void add_ddr3(Build &b, const struct conf *c)
     b.kernel.add_memory("ddr3", m);
 }
 
+// The QMSS's infrastructure packet DMA: one engine for every core (DSPs and
+// PDSPs), behind a crossbar port of its own at pktdma.bandwidth_MBps that
+// each of its channels' transfers goes through (models/keystone/pktdma.h).
+static void add_pktdma(Build &b, const struct conf *c)
+{
+    const unsigned chans = (unsigned)conf_num(c, "pktdma.channels", 1);
+    Pktdma *e = b.own(new Pktdma("pktdma", b.kernel, b.kernel.core(0), chans));
+    int port = b.xbar().add_port("pktdma", conf_num(c, "pktdma.bandwidth_MBps", 1));
+    for (unsigned i = 0; i < chans; i++) b.xbar().attach_initiator(e->isock(i), port, -1, false, true);
+    for (int i = 0; i < b.kernel.cores(); i++) b.kernel.set_engine(i, e);
+}
+
 static void build(Build &b, const struct conf *c)
 {
     register_times(b.kernel, c);
@@ -137,8 +151,9 @@ static void build(Build &b, const struct conf *c)
                (uint64_t)conf_num(c, "teranet.burst_bytes", 64));
     const int dsps = (int)conf_num(c, "cores", 8), pdsps = (int)conf_num(c, "pdsp", 0);
     const CoreParams dsp = core_params(c, "dsp"), pdsp = core_params(c, "pdsp_core");
-    for (int i = 0; i < dsps; i++) b.add_core(i, dsp, link);
-    for (int i = 0; i < pdsps; i++) b.add_core(dsps + i, pdsp, link);
+    for (int i = 0; i < dsps; i++) b.add_core(i, dsp, link, true, false);
+    for (int i = 0; i < pdsps; i++) b.add_core(dsps + i, pdsp, link, true, false);
+    add_pktdma(b, c);
     add_ddr3(b, c);
     add_msmc(b, c);
     b.add_devices(conf_get(conf_root(c), "devices"), link);
