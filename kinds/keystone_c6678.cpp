@@ -139,7 +139,8 @@ static void add_pktdma(Build &b, const struct conf *c)
     const unsigned chans = (unsigned)conf_num(c, "pktdma.channels", 1);
     Pktdma *e = b.own(new Pktdma("pktdma", b.kernel, b.kernel.core(0), chans));
     int port = b.xbar().add_port("pktdma", conf_num(c, "pktdma.bandwidth_MBps", 1));
-    for (unsigned i = 0; i < chans; i++) b.xbar().attach_initiator(e->isock(i), port, -1, false, true);
+    for (unsigned i = 0; i < chans; i++)
+        b.xbar().attach_initiator(e->isock(i), port, -1, false, true);
     for (int i = 0; i < b.kernel.cores(); i++) b.kernel.set_engine(i, e);
 }
 

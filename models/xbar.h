@@ -83,8 +83,7 @@ class Xbar : public sc_core::sc_module, public Fabric
     void attach_initiator(S &sock, int port, int core, bool own_data = false, bool through = false)
     {
         sock.bind(tsock);
-        inits_.push_back(
-            {port, core, own_data, through, std::make_unique<sc_core::sc_event>()});
+        inits_.push_back({port, core, own_data, through, std::make_unique<sc_core::sc_event>()});
     }
     // Bind a target socket behind `port` for [base, base+size); size 0 makes
     // it the private memory of the core whose port this is.
