@@ -314,8 +314,9 @@ static void case_pktdma_shared(void *arg)
 
 /* (d) plat_dma_start_push from a DSP (core 0, into its L2) and from the
  * PDSP (the first core after the DSPs, into DDR3), each to a queue of its
- * own: while the transfer runs its descriptor is not in the queue (sim),
- * once it is done it is, and the bytes are there. */
+ * own: the call costs the caller its own section's dma_setup cycles (sim);
+ * while the transfer runs its descriptor is not in the queue (sim), once it
+ * is done it is, and the bytes are there. */
 static void case_pktdma_push(void *arg)
 {
     int me = plat_core(), pdsp = dsps(arg);
@@ -334,8 +335,19 @@ static void case_pktdma_push(void *arg)
     static int desc[2];
     void *mine = &desc[me == 0 ? 0 : 1];
     plat_dma d;
+    uint64_t t0 = plat_now_ns();
     ck_assert_int_eq(plat_dma_start_push(&d, dst, src, DMA_BYTES, q, qi, mine), PLAT_OK);
     if (pt_sim(arg)) {
+        /* Writing the descriptor costs the caller its own dma_setup cycles. */
+        const char *sec = me == 0 ? "dsp" : "pdsp_core";
+        char cost[64], clock[64];
+        snprintf(cost, sizeof cost, "%s.costs.dma_setup", sec);
+        snprintf(clock, sizeof clock, "%s.clock_mhz", sec);
+        double setup = pt_num(arg, cost) * 1e3 / pt_num(arg, clock);
+        double took = (double)(plat_now_ns() - t0);
+        ck_assert_msg(took >= setup - 1 && took <= setup + 1,
+                      "core %d: plat_dma_start_push took %.0f ns, not %s's %.0f ns", me, took, sec,
+                      setup);
         ck_assert_int_eq(plat_dma_test(&d), PLAT_EAGAIN);
         ck_assert_uint_eq(plat_hwq_count(q, qi), 0);
         plat_sleep_ns((uint64_t)dma_bytes_ns(arg, DMA_BYTES) / 2); /* mid-transfer */
