@@ -30,7 +30,7 @@ Xbar &Build::add_xbar(double latency_ns, uint64_t burst_bytes)
     return *xbar_;
 }
 
-Core &Build::add_core(int i, const CoreParams &p, double link_MBps, bool bind_mem)
+Core &Build::add_core(int i, const CoreParams &p, double link_MBps, bool bind_mem, bool engine)
 {
     std::string n = std::to_string(i);
     int port = xbar_->add_port("core" + n, link_MBps, p.local_bandwidth_MBps);
@@ -45,10 +45,10 @@ Core &Build::add_core(int i, const CoreParams &p, double link_MBps, bool bind_me
     xbar_->attach_target(priv->tsock, port, nullptr, 0);
     xbar_->attach_target(c->db, port, &c->db_reg, sizeof c->db_reg);
     unsigned chans = (p.caps & PLAT_CAP_DMA) ? p.rx_channels : 0; // no engine, no channels
-    Dma *d = own(new Dma(("dma" + n).c_str(), kernel, *c, chans));
+    Dma *d = engine ? own(new Dma(("dma" + n).c_str(), kernel, *c, chans)) : nullptr;
     kernel.add_core_blocks(c, local, d);
     if (bind_mem) xbar_->attach_initiator(c->mem, port, i);
-    xbar_->attach_initiator(d->isock, port, i);
+    if (d) xbar_->attach_initiator(d->isock, port, i);
     c->io.bind(iobus_->tsock);
     return *c;
 }

@@ -44,7 +44,10 @@ class Build
     // Core i behind its own crossbar port with its local memory, private
     // memory and DMA engine (link_MBps: the port's bandwidth). bind_mem
     // false: the caller binds the core's `mem` socket (through a cache).
-    Core &add_core(int index, const CoreParams &p, double link_MBps, bool bind_mem = true);
+    // engine false: no engine of its own; the kind gives it one
+    // (Kernel::set_engine: an engine every core shares).
+    Core &add_core(int index, const CoreParams &p, double link_MBps, bool bind_mem = true,
+                   bool engine = true);
     // The shared memory behind a port of its own (none if bytes is 0).
     Memory *add_shared(uint64_t bytes, double latency_ns, double link_MBps);
     // A further memory every core reaches, behind a crossbar port of its own,

@@ -1,13 +1,15 @@
 // keystone_c6678.cpp -- the `keystone_c6678` platform kind: the TI C6678
 // (docs/keystone_c6678.md). `cores` C66x DSPs (cores 0..cores-1), each with
-// its local L2 and DMA engine, then `pdsp` PDSPs (the QMSS's firmware
-// processors, the Event Machine scheduler's core), all on one crossbar (the
-// TeraNet). Behind it: the MSMC SRAM through its banks (models/keystone/),
-// the DDR3 on a port of its own whose lanes every initiator shares, and the
-// QMSS queue manager (a hwq device).
+// its local L2, then `pdsp` PDSPs (the QMSS's firmware processors, the Event
+// Machine scheduler's core), all on one crossbar (the TeraNet). Behind it:
+// the MSMC SRAM through its banks (models/keystone/), the DDR3 on a port of
+// its own whose lanes every initiator shares, the QMSS queue manager (a hwq
+// device) and its infrastructure packet DMA, the one DMA engine of every
+// core (models/keystone/pktdma.h).
 #include "kind.h"
 #include "../models/keystone/l1d.h"
 #include "../models/keystone/msmc.h"
+#include "../models/keystone/pktdma.h"
 #include "../models/memory.h"
 #include "../models/xbar.h"
 
@@ -131,6 +133,19 @@ static void add_ddr3(Build &b, const struct conf *c)
     b.kernel.add_memory("ddr3", m);
 }
 
+// The QMSS's infrastructure packet DMA: one engine for every core (DSPs and
+// PDSPs), behind a crossbar port of its own at pktdma.bandwidth_MBps that
+// each of its channels' transfers goes through (models/keystone/pktdma.h).
+static void add_pktdma(Build &b, const struct conf *c)
+{
+    const unsigned chans = (unsigned)conf_num(c, "pktdma.channels", 1);
+    Pktdma *e = b.own(new Pktdma("pktdma", b.kernel, b.kernel.core(0), chans));
+    int port = b.xbar().add_port("pktdma", conf_num(c, "pktdma.bandwidth_MBps", 1));
+    for (unsigned i = 0; i < chans; i++)
+        b.xbar().attach_initiator(e->isock(i), port, -1, false, true);
+    for (int i = 0; i < b.kernel.cores(); i++) b.kernel.set_engine(i, e);
+}
+
 static void build(Build &b, const struct conf *c)
 {
     register_times(b.kernel, c);
@@ -142,13 +157,14 @@ static void build(Build &b, const struct conf *c)
     const uint64_t line = (uint64_t)conf_num(c, "dsp.l1d_line_bytes", 64);
     for (int i = 0; i < dsps; i++) {
         // The DSP's loads and stores go through its L1D to the TeraNet.
-        Core &core = b.add_core(i, dsp, link, false);
+        Core &core = b.add_core(i, dsp, link, false, false);
         L1d *l1d = b.own(new L1d(("l1d" + std::to_string(i)).c_str(), line));
         core.mem.bind(l1d->tsock);
         b.xbar().attach_initiator(l1d->isock, b.xbar().core_port(i), i);
         core.dcache_line = line;
     }
-    for (int i = 0; i < pdsps; i++) b.add_core(dsps + i, pdsp, link);
+    for (int i = 0; i < pdsps; i++) b.add_core(dsps + i, pdsp, link, true, false);
+    add_pktdma(b, c);
     add_ddr3(b, c);
     add_msmc(b, c);
     b.add_devices(conf_get(conf_root(c), "devices"), link);

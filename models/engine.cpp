@@ -49,10 +49,15 @@ void Engine::done(DmaDesc *d)
     dma_done(kernel_, d);
 }
 
+void Engine::charge(Thread &t, RegOp op)
+{
+    core_.work(t, reg_ps(op));
+}
+
 void Engine::submit(Thread &t, DmaDesc *d)
 {
     d->state = DMA_QUEUED;
-    core_.work(t, reg_ps(d->flags & DESC_SEND ? REG_SEND : REG_START));
+    charge(t, d->flags & DESC_SEND ? REG_SEND : REG_START);
     push(d);
 }
 
@@ -66,7 +71,7 @@ static bool doze(Kernel &kernel, Thread &t, const void *on, const char *what, ui
 
 int Engine::status(Thread &t, DmaDesc *d, uint64_t deadline, bool wait)
 {
-    core_.work(t, reg_ps(REG_STATUS));
+    charge(t, REG_STATUS);
     while (d->state != DMA_DONE) {
         if (!wait) return PLAT_EAGAIN;
         if (!doze(kernel_, t, &d->state, "plat_dma_wait", deadline)) return PLAT_ETIMEDOUT;
@@ -84,7 +89,7 @@ void Engine::push_done(DmaDesc *d)
 
 int Engine::rx_post(Thread &t, unsigned c, void *buf, size_t cap, uint32_t ring)
 {
-    core_.work(t, reg_ps(REG_POST));
+    charge(t, REG_POST);
     RxChan &ch = chans_[c];
     if (ch.state != RX_FREE) return PLAT_EBUSY;
     ch.buf = buf;
@@ -105,7 +110,7 @@ int Engine::rx_post(Thread &t, unsigned c, void *buf, size_t cap, uint32_t ring)
 
 int Engine::rx_take(Thread &t, unsigned c, size_t *len, uint64_t deadline, bool wait)
 {
-    core_.work(t, reg_ps(REG_TAKE));
+    charge(t, REG_TAKE);
     RxChan &ch = chans_[c];
     for (;;) {
         if (ch.state == RX_FREE) return PLAT_EINVAL;
@@ -122,7 +127,7 @@ int Engine::rx_take(Thread &t, unsigned c, size_t *len, uint64_t deadline, bool 
 
 int Engine::rx_cancel(Thread &t, unsigned c)
 {
-    core_.work(t, reg_ps(REG_CANCEL));
+    charge(t, REG_CANCEL);
     RxChan &ch = chans_[c];
     if (ch.state == RX_FREE) return PLAT_EINVAL;
     if (ch.state != RX_POSTED) return PLAT_EAGAIN;

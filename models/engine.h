@@ -111,6 +111,9 @@ class Engine
     virtual uint64_t reg_ps(RegOp op) = 0;
     // Whether the engine completes DESC_PUSH transfers (plat_dma_start_push).
     virtual bool can_push() const { return false; }
+    // Whether it does plat_dma_send and has receive channels (plat_rx_*):
+    // false makes those PLAT_ENOTSUP (an engine shared by every core).
+    virtual bool can_send() const { return true; }
     // plat_dma_reach: whether this engine masters the memory at [p, p+n):
     // everything, unless the kind confined it to one memory (the HIBI PE
     // DMA masters only its PE's dual-port RAM).
@@ -134,6 +137,10 @@ class Engine
     void push_done(DmaDesc *d);
 
   protected:
+    // Charge the calling thread's core for the register sequence op: by
+    // default reg_ps(op) on the engine's core (the only core that calls it);
+    // an engine shared by several cores charges the caller's own costs.
+    virtual void charge(Thread &t, RegOp op);
     void push(DmaDesc *d); // append, wake the engine's process
     DmaDesc *head() const { return head_; }
     void pop(); // the head leaves the queue (before done(): the caller may reuse it)

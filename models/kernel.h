@@ -77,8 +77,11 @@ class Kernel : public sc_core::sc_module
     }
     // The interconnect the glue asks whether an address is near a core.
     void set_fabric(Fabric *f) { fabric_ = f; }
-    // Core i's blocks, in core order (local may be NULL).
+    // Core i's blocks, in core order (local may be NULL; e NULL: set_engine
+    // gives it one before the run).
     void add_core_blocks(Core *c, Memory *local, Engine *e);
+    // Core i's engine is e (one engine several cores share).
+    void set_engine(int i, Engine *e) { engines_[(size_t)i] = e; }
     // The shared memory: named regions (plat_shared_map) live here. It is
     // also the named memory "shared" (plat_mem_alloc).
     void set_shared(Memory *m)

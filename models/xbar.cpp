@@ -82,16 +82,17 @@ void Xbar::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
     if (delay != SC_ZERO_TIME) wait(delay); // the arbitration below happens now
     uint64_t len = gp.get_data_length();
     Port &tp = ports_[(size_t)tport];
-    if (tport == oport && tp.local_ps_per_byte > 0) {
+    if (tport == oport && tp.local_ps_per_byte > 0 && !in.through) {
         delay = ps(bytes_ps(len, tp.local_ps_per_byte, "a transfer within a tile"));
     } else {
         Port &op = ports_[(size_t)oport];
         uint64_t g = std::max(tp.granule, op.granule);
         if (g > 1 && len % g) len += g - len % g;
+        Lane *via = in.through && !in.own_data ? &ports_[(size_t)in.port].out : nullptr;
         if (gp.is_read())
-            move(id, tp.out, op.in, len);
+            move(id, tp.out, op.in, len, via);
         else
-            move(id, op.out, tp.in, len);
+            move(id, op.out, tp.in, len, via);
         delay = ps(latency_ps_);
     }
     isock[target]->b_transport(gp, delay);
@@ -129,18 +130,21 @@ void Xbar::release(Lane &l)
     inits_[(size_t)who].ev->notify();
 }
 
-void Xbar::move(int who, Lane &from, Lane &to, uint64_t len)
+void Xbar::move(int who, Lane &from, Lane &to, uint64_t len, Lane *via)
 {
     // Take lanes in a global order: two transfers never hold one each.
-    Lane *a = &from, *b = &to;
-    if (a->id > b->id) std::swap(a, b);
-    double pb = std::max(a->ps_per_byte, b->ps_per_byte);
+    Lane *l[3] = {&from, &to, via};
+    const int k = via ? 3 : 2;
+    std::sort(l, l + k, [](const Lane *x, const Lane *y) { return x->id < y->id; });
+    double pb = 0;
+    for (int i = 0; i < k; i++) pb = std::max(pb, l[i]->ps_per_byte);
     sc_event &ev = *inits_[(size_t)who].ev;
     while (len > 0) {
-        acquire(*a, who);
-        acquire(*b, who);
+        for (int i = 0; i < k; i++) acquire(*l[i], who);
         uint64_t t0 = now_ps(), n;
-        if (a->waiting.empty() && b->waiting.empty()) {
+        bool alone = true;
+        for (int i = 0; i < k; i++) alone = alone && l[i]->waiting.empty();
+        if (alone) {
             // Nobody competes: one wait for everything, cut short by a newcomer.
             uint64_t all = bytes_ps(len, pb, "a transfer");
             wait(ps(all), ev);
@@ -159,8 +163,7 @@ void Xbar::move(int who, Lane &from, Lane &to, uint64_t len)
             wait(ps(bytes_ps(n, pb, "a burst")));
         }
         len -= n;
-        release(*b);
-        release(*a);
+        for (int i = k - 1; i >= 0; i--) release(*l[i]);
     }
 }
 

@@ -25,6 +25,8 @@
  *     round-robin among the waiting initiators after every burst. Event
  *     driven: an uncontended transfer waits once for all its bytes and is cut
  *     back to the next burst boundary only when a competitor arrives.
+ *   An initiator attached `through` its port also holds that port's out
+ *   lane for each of its transfers (three lanes, the slowest sets the rate).
  *   A port with a granule (a DRAM controller's burst) charges every transfer
  *   through it its bytes rounded up to whole granules: an 8-byte load holds
  *   the memory's lane for a whole burst.
@@ -72,10 +74,16 @@ class Xbar : public sc_core::sc_module, public Fabric
     // Bind an initiator socket of a block behind `port`, working for `core`
     // (-1: the core is always given in OpExt). own_data: the data of its
     // transactions is in the block itself (a device's buffer), not decoded.
-    template <class S> void attach_initiator(S &sock, int port, int core, bool own_data = false)
+    // through: the initiator's own port is on the path of its third-party
+    // transfers (an engine that moves the bytes through itself, the KeyStone
+    // PKTDMA): each also holds that port's out lane, so every transfer of the
+    // initiators behind it shares the port's bandwidth, and none takes a
+    // tile's local path.
+    template <class S>
+    void attach_initiator(S &sock, int port, int core, bool own_data = false, bool through = false)
     {
         sock.bind(tsock);
-        inits_.push_back({port, core, own_data, std::make_unique<sc_core::sc_event>()});
+        inits_.push_back({port, core, own_data, through, std::make_unique<sc_core::sc_event>()});
     }
     // Bind a target socket behind `port` for [base, base+size); size 0 makes
     // it the private memory of the core whose port this is.
@@ -118,14 +126,15 @@ class Xbar : public sc_core::sc_module, public Fabric
     };
     struct Init {
         int port, core;
-        bool own_data;
+        bool own_data, through;
         std::unique_ptr<sc_core::sc_event> ev; // grants, and contention while it holds lanes
     };
 
     void add_target(int port, const void *base, size_t size);
     const Range *find(uintptr_t a) const;
     void b_transport(int id, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
-    void move(int who, Lane &from, Lane &to, uint64_t len);
+    // via: a third lane the transfer holds (an initiator's own, `through`).
+    void move(int who, Lane &from, Lane &to, uint64_t len, Lane *via = nullptr);
     void acquire(Lane &l, int who);
     void release(Lane &l);
 

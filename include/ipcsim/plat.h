@@ -333,7 +333,9 @@ typedef struct plat_dma {
 #define PLAT_DMA_RING 1u
 
 /* Queue a copy of n bytes from src to dst on the calling core's DMA engine
- * (transfers of one engine complete in order). Returns PLAT_OK, or
+ * (transfers of one engine complete in order; keystone_c6678's packet DMA,
+ * one engine of several channels for every core, completes each when it
+ * ends). Returns PLAT_OK, or
  * PLAT_ENOTSUP without PLAT_CAP_DMA. With PLAT_DMA_RING the doorbell rings
  * after the last byte is written, at the destination. */
 int plat_dma_start(plat_dma *d, void *dst, const void *src, size_t n, unsigned flags, int ring_core,

@@ -6,11 +6,12 @@
 namespace ipcsim
 {
 
-// The calling core's engine, or NULL with *st set: no PLAT_CAP_DMA, or a
-// channel it does not have.
+// The calling core's engine, or NULL with *st set: no PLAT_CAP_DMA or an
+// engine without receive channels (PLAT_ENOTSUP), or a channel it does not
+// have.
 static Engine *engine_for(Thread &t, unsigned chan, int *st)
 {
-    if (!(t.core->caps & PLAT_CAP_DMA)) {
+    if (!(t.core->caps & PLAT_CAP_DMA) || !kernel().engine(t.core->index).can_send()) {
         *st = PLAT_ENOTSUP;
         return nullptr;
     }
