@@ -132,6 +132,46 @@ START_TEST(emsim_matmul_sim)
 }
 END_TEST
 
+/* The demo on its platform (scenarios/keystone_c6678/matmul.yaml, base run
+ * only): Z is right; the single-core workload stays where
+ * dsp.costs.sgemm_kmac was fitted (paper 003's 190,574,214 cycles, within
+ * 1 %: a change of the memory model must refit it); the chart has the 8
+ * DSPs, not the PDSP, and its '#' share is dispatcher_pct. */
+START_TEST(emsim_matmul_keystone)
+{
+    struct cli_out r = cli_run(
+        "run scenarios/keystone_c6678/matmul.yaml --variants none --out '%s/ks'", cli_tmp());
+    ck_assert_msg(r.status == 0, "matmul (keystone): exit %d: %s\n%s", r.status, r.err, r.out);
+    char *csv = cli_wrote_csv(&r);
+    ck_assert_msg(csv, "matmul (keystone): no CSV");
+    ck_assert(mm_value(csv, "rel_error", "8") <= 1e-4);
+    ck_assert(mm_value(csv, "cores_used", "8") == 8);
+    double solo = mm_value(csv, "solo_ns", "8");
+    ck_assert_msg(fabs(solo / 190574214.0 - 1) < 0.01,
+                  "solo_ns %.0f is more than 1 %% from the fitted 190574214: refit "
+                  "dsp.costs.sgemm_kmac (platforms/keystone_c6678.yaml)",
+                  solo);
+    /* each event's preload and schedule come between receives */
+    ck_assert(mm_value(csv, "gap_ns", "8") > 0);
+    ck_assert(mm_value(csv, "makespan_ns", "8") * 8 > solo);
+    /* the run chart beside the CSV (--variants none names both with a hash) */
+    char path[512] = "";
+    const char *w = strstr(r.out, "wrote ");
+    ck_assert_msg(w && sscanf(w, "wrote %500[^,]", path) == 1 && strlen(path) > 4, "%s", r.out);
+    strcpy(path + strlen(path) - 4, ".run.txt");
+    char *chart = cli_read("%s", path);
+    ck_assert_msg(chart, "matmul (keystone): no %s", path);
+    ck_assert_msg(strstr(chart, "core 7 |") && !strstr(chart, "core 8 |"), "%s", chart);
+    const char *hash = strstr(chart, "'#' ");
+    double share = -1;
+    ck_assert_msg(hash && sscanf(hash, "'#' %lf %%", &share) == 1, "no '#' share in\n%s", chart);
+    double disp = mm_value(csv, "dispatcher_pct", "8");
+    ck_assert_msg(share > disp - 0.01 && share < disp + 0.01,
+                  "chart '#' %.2f %%, dispatcher_pct %g", share, disp);
+    cli_done();
+}
+END_TEST
+
 START_TEST(emsim_matmul_native)
 {
     /* a quarter of the sizes: natively the multiply is executed (five runs and
@@ -156,6 +196,7 @@ void cli_register_emsim(void)
     Suite *s = harness_suite("cli-emsim");
     tcase_add_loop_test(harness_tcase(s, "examples"), emsim_sim, 0, 3);
     tcase_add_test(harness_tcase(s, "matmul"), emsim_matmul_sim);
+    tcase_add_test(harness_tcase(s, "matmul_keystone"), emsim_matmul_keystone);
     /* In the native suite, so TSan runs (TEST_SUITES=native) cover it. */
     Suite *n = harness_suite("cli-native");
     tcase_add_loop_test(harness_tcase(n, "emsim_native"), emsim_native, 0, 3);
