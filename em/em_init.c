@@ -107,6 +107,7 @@ em_status_t em_init(const em_conf_t *conf)
     sh->init_ns = plat_now_ns();
     sh->sched_depth = conf->ipcsim.sched_depth ? (uint32_t)conf->ipcsim.sched_depth : 1;
     sh->preload_bytes = sh->sched_core ? conf->ipcsim.preload_bytes : 0;
+    sh->sched_demand = sh->sched_core && conf->ipcsim.sched_on_demand;
     if (sh->sched_core && em_sched_init(sh) != EM_OK) {
         unsigned total = sh->hwq_total;
         plat_shared_unmap(sh);

@@ -154,7 +154,8 @@ struct em_core {
     int slot_busy[EM_IPCSIM_SCHED_DEPTH_MAX + 1];
     int slot_dma_used[EM_IPCSIM_SCHED_DEPTH_MAX + 1];
     plat_dma slot_dma[EM_IPCSIM_SCHED_DEPTH_MAX + 1];
-    int nslots, cur_slot;                  /* cur_slot: the running event's, -1: none */
+    int nslots, cur_slot; /* cur_slot: the running event's, -1: none */
+    int asks; /* sched_on_demand: its dispatcher found nothing and waits for an assignment */
     struct em_ev *local_head, *local_tail; /* events of LOCAL queues */
     /* EO local starts/stops to run; written under the lock by any core, read
      * by its own without it: plat_load64 / plat_store64 */
@@ -197,6 +198,7 @@ struct em_shared {
     uint64_t init_ns;    /* em_init's time: how long cores wait for one */
     uint32_t sched_depth;
     uint32_t preload_bytes; /* conf.ipcsim.preload_bytes */
+    int sched_demand;       /* conf.ipcsim.sched_on_demand */
     em_error_handler_t errh;
     em_dispatch_enter_func_t enter_cb[EM_CALLBACKS_MAX];
     em_dispatch_exit_func_t exit_cb[EM_CALLBACKS_MAX];

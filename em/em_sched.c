@@ -11,7 +11,9 @@
  * queue of the device, reserved at em_init), the first of an assignment
  * carrying its queue, count and ticket. At most sh->sched_depth assignments
  * wait per core; the atomic or ordered context is taken when the event is
- * assigned, and released by the dispatcher as inline.
+ * assigned, and released by the dispatcher as inline. On demand
+ * (ipcsim.sched_on_demand), a core gets one assignment each time its
+ * dispatcher finds its queue empty with nothing assigned (it asks).
  *
  * An assignment the core can no longer run (its EO stopped, its queue left
  * the EO, the core is leaving) goes back to the tail of its queue, with its
@@ -182,7 +184,13 @@ int em_sched_take_locked(struct em_shared *sh, struct em_core *c)
     for (;;) {
         struct em_ev *evs[EM_EO_MULTIRCV_MAX_EVENTS];
         int n = pop_assignment(sh, c, evs);
-        if (!n) return -1;
+        if (!n) {
+            if (sh->sched_demand && !c->assigned && !c->asks) {
+                c->asks = 1;
+                em_wake_locked(sh); /* the scheduler may be waiting for an ask */
+            }
+            return -1;
+        }
         qi = evs[0]->disp_q;
         if (!runnable(sh, c, qi)) {
             put_back(sh, c, evs, n);
@@ -227,7 +235,7 @@ static int assign(struct em_shared *sh, struct em_core *pick)
     for (int k = 0; k < n; k++) {
         struct em_core *d = &sh->core[(sh->sched_next + k) % n];
         if (d->plat_core < 0 || d->termed) continue;
-        while (d->assigned < sh->sched_depth) {
+        while (sh->sched_demand ? d->asks && !d->assigned : d->assigned < sh->sched_depth) {
             pick->id = d->id;
             pick->ncur = 0;
             pick->atomic_q = pick->ordered_q = 0;
@@ -253,6 +261,7 @@ static int assign(struct em_shared *sh, struct em_core *pick)
                     first->disp_slot = k;
                     d->assigned++;
                     sh->q[qi].nassigned += 1;
+                    d->asks = 0;
                     any = 1;
                     continue;
                 }
@@ -279,6 +288,7 @@ static int assign(struct em_shared *sh, struct em_core *pick)
             }
             d->assigned++;
             sh->q[qi].nassigned += (uint32_t)pick->ncur;
+            d->asks = 0;
             any = 1;
         }
     }

@@ -559,7 +559,10 @@ static void run(struct app_ctx *ctx)
         me == 0 && sc && sh->preload && app_int(ctx, "sched_preload")
             ? (uint32_t)(sizeof(struct block_hdr) + (size_t)sh->k * (size_t)sh->b * sizeof(float))
             : 0;
-    const struct launch_conf conf = {.cores = cores, .sched_core = sc != 0, .preload_bytes = pre};
+    const struct launch_conf conf = {.cores = cores,
+                                     .sched_core = sc != 0,
+                                     .preload_bytes = pre,
+                                     .sched_on_demand = sc && app_int(ctx, "sched_demand")};
     const int rc = me == sched ? launch_sched(&conf) : launch_core(&prog, &conf, me == 0);
     if (me == 0) {
         if (rc != 0 && !sh->setup_failed)
@@ -618,6 +621,14 @@ static const struct app_arg args[] = {
              "into the receiving core's local memory before the hand-over "
              "(em_conf_t.ipcsim.preload_bytes = the payload; sched_depth + 1 = 2 blocks per "
              "core must fit its local memory); 0 = the dispatcher preloads after the pop",
+     .min = 0,
+     .max = 1},
+    {.name = "sched_demand",
+     .type = APP_INT,
+     .dflt = "0",
+     .help = "with sched_core 1: 1 = the scheduler assigns a core its next event only once the "
+             "core's dispatcher has found nothing to run (em_conf_t.ipcsim.sched_on_demand); "
+             "0 = it keeps one event waiting per core",
      .min = 0,
      .max = 1},
     {.name = "queue",

@@ -83,6 +83,7 @@ static int init_em(const struct launch_conf *conf)
     em_core_mask_set_count(conf->cores, &c.phys_mask);
     if (conf->sched_core) c.ipcsim.sched_mode = EM_IPCSIM_SCHED_CORE;
     c.ipcsim.preload_bytes = conf->preload_bytes;
+    c.ipcsim.sched_on_demand = conf->sched_on_demand;
     em_status_t s = em_init(&c);
     if (s != EM_OK) fprintf(stderr, "launch: em_init(core_count %d): 0x%x\n", conf->cores, s);
     return s == EM_OK ? 0 : -1;

@@ -22,6 +22,9 @@ struct launch_conf {
     /* with sched_core: em_conf_t.ipcsim.preload_bytes (0: the dispatchers
      * preload themselves) */
     uint32_t preload_bytes;
+    /* with sched_core: em_conf_t.ipcsim.sched_on_demand (the scheduler
+     * assigns a core an event only once it asks) */
+    bool sched_on_demand;
 };
 
 struct launch_prog {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* Words of harness_board() that et uses; cases keep their state in ctx. */
-enum { W_CTX, W_END, W_ERRS, W_ERR, W_ESCOPE, W_SPIN, W_SC, W_EMBAR };
+enum { W_CTX, W_END, W_ERRS, W_ERR, W_ESCOPE, W_SPIN, W_SC, W_EMBAR, W_SCD };
 
 /* The harness_board() words live in shared memory, so the handler's counts
  * are seen by every core (a receive on any core may report an error). */
@@ -56,6 +56,17 @@ void et_sched_core(void)
     et_sched_core_depth(1);
 }
 
+void et_sched_core_demand(void)
+{
+    et_sched_core_depth(1);
+    plat_store64(&harness_board()[W_SCD], 1);
+}
+
+bool et_is_sched_demand(void)
+{
+    return plat_load64(&harness_board()[W_SCD]) != 0;
+}
+
 int et_sched_depth(void)
 {
     return (int)plat_load64(&harness_board()[W_SC]);
@@ -97,6 +108,7 @@ void et_run(const struct et_ops *ops)
         em_core_mask_set_count(n, &conf.phys_mask);
         if (sc) conf.ipcsim.sched_mode = EM_IPCSIM_SCHED_CORE;
         conf.ipcsim.sched_depth = (int)plat_load64(&b[W_SC]);
+        conf.ipcsim.sched_on_demand = (int)plat_load64(&b[W_SCD]);
         conf.ipcsim.preload_bytes = 1024; /* the scheduler preloads (preload.c) */
         em_status_t st = em_init(&conf);
         ck_assert_msg(st == EM_OK, "em_init: %" PRI_STAT, st);

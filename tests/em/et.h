@@ -48,12 +48,16 @@ void et_run(const struct et_ops *ops);
 void et_sched_core(void);
 /* The same with em_conf_t.ipcsim.sched_depth = depth (1 above). */
 void et_sched_core_depth(int depth);
+/* The same with em_conf_t.ipcsim.sched_on_demand = 1. */
+void et_sched_core_demand(void);
+/* Whether this run's scheduler core works on demand. */
+bool et_is_sched_demand(void);
 /* Whether this run has the scheduler core (et_sched_core was called). */
 bool et_is_sched_core(void);
 /* Its sched_depth (0: inline, no scheduler core). */
 int et_sched_depth(void);
 /* Case functions that run fn with the scheduler core: fn_sc with depth 1,
- * fn_sc4 with depth 4. */
+ * fn_sc4 with depth 4, fn_scd on demand. */
 #define ET_SC(fn)                                                                                  \
     __attribute__((unused)) static void fn##_sc(void *arg)                                         \
     {                                                                                              \
@@ -63,6 +67,11 @@ int et_sched_depth(void);
     __attribute__((unused)) static void fn##_sc4(void *arg)                                        \
     {                                                                                              \
         et_sched_core_depth(4);                                                                    \
+        fn(arg);                                                                                   \
+    }                                                                                              \
+    __attribute__((unused)) static void fn##_scd(void *arg)                                        \
+    {                                                                                              \
+        et_sched_core_demand();                                                                    \
         fn(arg);                                                                                   \
     }
 

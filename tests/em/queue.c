@@ -481,6 +481,8 @@ void et_queue_cases(void)
         {.name = "stop_in_receive", .core = case_stop_in_receive, .cores = 4},
         {.name = "sc_stop_in_receive", .core = case_stop_in_receive_sc, .cores = 5},
         {.name = "sc4_stop_in_receive", .core = case_stop_in_receive_sc4, .cores = 5},
+        {.name = "scd_stop_in_receive", .core = case_stop_in_receive_scd, .cores = 5},
+        {.name = "scd_eo_start_stop", .core = case_eo_start_stop_scd, .cores = 5},
         {.name = "sc_eo_self_delete", .core = case_eo_self_delete_sc, .cores = 3},
         {.name = "eo_start_sync", .core = case_eo_start_sync, .cores = 4},
         {.name = "eo_self_delete", .core = case_eo_self_delete, .cores = 2},

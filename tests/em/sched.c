@@ -313,13 +313,16 @@ static void prio_receive(void *eo_ctx, em_event_t ev, em_event_type_t type, em_q
 /* With a scheduler core, the events are sent before the EO starts (so that
  * the scheduler sees them all at once, as the inline core does), and the
  * queues are parallel: an atomic queue is held while its event runs, so the
- * event assigned ahead (sched_depth 1) is of the next priority down. */
+ * event assigned ahead (sched_depth 1) is of the next priority down. On
+ * demand nothing is assigned ahead: atomic queues keep the order too (with
+ * sched_depth 1 they would not). */
 static void prio_setup(void *ctx)
 {
     struct prio_ctx *c = ctx;
     int sc = et_is_sched_core();
     c->eo = et_eo("prio", prio_receive, c);
-    em_queue_type_t type = sc ? EM_QUEUE_TYPE_PARALLEL : EM_QUEUE_TYPE_ATOMIC;
+    em_queue_type_t type =
+        sc && !et_is_sched_demand() ? EM_QUEUE_TYPE_PARALLEL : EM_QUEUE_TYPE_ATOMIC;
     for (int i = 0; i < PRIO_Q; i++) {
         c->q[i] = et_queue(NULL, type, prio_of[i], EM_QUEUE_GROUP_DEFAULT);
         ck_assert_uint_eq(em_queue_get_priority(c->q[i]), prio_of[i]);
@@ -469,6 +472,10 @@ void et_sched_cases(void)
         {.name = "sc_priorities", .core = case_priorities_sc, .cores = 2},
         {.name = "sc_queue_group", .core = case_queue_group_sc, .cores = 5},
         {.name = "sc4_atomic_8", .core = case_atomic_sc4, .cores = 9},
+        {.name = "scd_atomic_8", .core = case_atomic_scd, .cores = 9},
+        {.name = "scd_parallel", .core = case_parallel_scd, .cores = 5},
+        {.name = "scd_ordered", .core = case_ordered_scd, .cores = 5},
+        {.name = "scd_priorities", .core = case_priorities_scd, .cores = 2},
         {.name = "sc4_ordered", .core = case_ordered_sc4, .cores = 5},
     };
     harness_add_cases("em", cases, HARNESS_COUNT(cases));

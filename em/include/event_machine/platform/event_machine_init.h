@@ -71,6 +71,12 @@ typedef struct {
          * KeyStone packet DMA). 0, or a bigger event: the dispatcher preloads
          * it itself, as inline. */
         uint32_t preload_bytes;
+        /* EM_IPCSIM_SCHED_CORE: 1 = the scheduler hands a core an event only
+         * once that core's dispatcher has found nothing to run (it asks; one
+         * event per ask, sched_depth unused): each decision waits for a core,
+         * as a firmware that schedules on request. 0: it fills the dispatch
+         * queues ahead (sched_depth). */
+        int sched_on_demand;
     } ipcsim;
     uint32_t __internal_check;
 } em_conf_t;
