@@ -361,24 +361,28 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Where a run chart's intervals go. The app call for it is being added
- * (issue 17); until then, with intervals: 1, one line per receive on stdout
- * ("em_matmul: interval E core C start S end T"), in the order of the blocks. */
+/* Core r's receive starting soonest at or after `at`: its block, or -1. */
+static int next_receive(const struct mm_shared *sh, int r, uint64_t at)
+{
+    int next = -1;
+    for (int e = 0; e < sh->events; e++)
+        if (sh->iv[e].core == r && sh->iv[e].start >= at &&
+            (next < 0 || sh->iv[e].start < sh->iv[next].start))
+            next = e;
+    return next;
+}
+
 /* The run chart (paper 003's): per EM core, '-' while a receive runs and '#'
  * for the rest of the span from the first receive's start to the last one's
- * end, so the chart's '#' share is dispatcher_pct. */
+ * end, so the chart's '#' share is dispatcher_pct. With intervals: 1 also
+ * one line per receive on stdout ("em_matmul: interval E core C start S end
+ * T"), in the order of the blocks. */
 static void chart_intervals(struct app_ctx *ctx, const struct mm_shared *sh, int cores,
                             uint64_t first, uint64_t last)
 {
     for (int r = 0; r < cores; r++) {
         uint64_t at = first;
-        for (;;) {
-            int next = -1; /* the core's receive starting soonest at or after `at` */
-            for (int e = 0; e < sh->events; e++)
-                if (sh->iv[e].core == r && sh->iv[e].start >= at &&
-                    (next < 0 || sh->iv[e].start < sh->iv[next].start))
-                    next = e;
-            if (next < 0) break;
+        for (int next; (next = next_receive(sh, r, at)) >= 0;) {
             app_interval(ctx, "run", r, '#', at, sh->iv[next].start);
             app_interval(ctx, "run", r, '-', sh->iv[next].start, sh->iv[next].end);
             at = sh->iv[next].end;
@@ -403,13 +407,7 @@ static double median_gap(const struct mm_shared *sh, int cores)
     for (int r = 0; r < cores; r++) {
         uint64_t at = 0;
         int have = 0;
-        for (;;) {
-            int next = -1; /* the core's receive starting soonest at or after `at` */
-            for (int e = 0; e < sh->events; e++)
-                if (sh->iv[e].core == r && sh->iv[e].start >= at &&
-                    (next < 0 || sh->iv[e].start < sh->iv[next].start))
-                    next = e;
-            if (next < 0) break;
+        for (int next; (next = next_receive(sh, r, at)) >= 0;) {
             if (have) g[n++] = sh->iv[next].start - at;
             at = sh->iv[next].end;
             have = 1;

@@ -67,6 +67,19 @@ static double mm_value(const char *csv, const char *series, const char *x)
     return v;
 }
 
+/* The run chart (paper 003's): one row per EM core (8), and its '#' share
+ * is the dispatcher share the CSV reports. */
+static void check_chart(const char *chart, const char *csv)
+{
+    ck_assert_msg(strstr(chart, "core 7 |") && !strstr(chart, "core 8 |"), "%s", chart);
+    const char *hash = strstr(chart, "'#' ");
+    double share = -1;
+    ck_assert_msg(hash && sscanf(hash, "'#' %lf %%", &share) == 1, "no '#' share in\n%s", chart);
+    double disp = mm_value(csv, "dispatcher_pct", "8");
+    ck_assert_msg(share > disp - 0.01 && share < disp + 0.01,
+                  "chart '#' %.2f %%, dispatcher_pct %g", share, disp);
+}
+
 START_TEST(emsim_matmul_sim)
 {
     struct cli_out r = cli_run("run " DIR "matmul_ideal.yaml --check --out '%s/sim'", cli_tmp());
@@ -92,17 +105,9 @@ START_TEST(emsim_matmul_sim)
     double slow = mm_value(csv, "slowdown_pct", "8"), busy = mm_value(csv, "receive_pct", "8");
     ck_assert_msg(fabs(slow - 100 * (busy / util - 1)) < 0.01,
                   "slowdown %g, receive %g %%, util %g %%", slow, busy, util);
-    /* the run chart (paper 003's): one row per EM core, and its '#' share is
-     * the dispatcher share the CSV reports */
     char *chart = cli_read("%s/sim/matmul_ideal.run.txt", cli_tmp());
     ck_assert_msg(chart, "matmul (sim): no %s/sim/matmul_ideal.run.txt", cli_tmp());
-    ck_assert_msg(strstr(chart, "core 7 |") && !strstr(chart, "core 8 |"), "%s", chart);
-    const char *hash = strstr(chart, "'#' ");
-    double share = -1;
-    ck_assert_msg(hash && sscanf(hash, "'#' %lf %%", &share) == 1, "no '#' share in\n%s", chart);
-    double disp = mm_value(csv, "dispatcher_pct", "8");
-    ck_assert_msg(share > disp - 0.01 && share < disp + 0.01,
-                  "chart '#' %.2f %%, dispatcher_pct %g", share, disp);
+    check_chart(chart, csv);
 
     r = cli_run("run " DIR "matmul_ideal.yaml --variants none --set args.intervals=1 --set "
                 "args.n=256 --out '%s/iv'",
@@ -161,13 +166,7 @@ START_TEST(emsim_matmul_keystone)
     strcpy(path + strlen(path) - 4, ".run.txt");
     char *chart = cli_read("%s", path);
     ck_assert_msg(chart, "matmul (keystone): no %s", path);
-    ck_assert_msg(strstr(chart, "core 7 |") && !strstr(chart, "core 8 |"), "%s", chart);
-    const char *hash = strstr(chart, "'#' ");
-    double share = -1;
-    ck_assert_msg(hash && sscanf(hash, "'#' %lf %%", &share) == 1, "no '#' share in\n%s", chart);
-    double disp = mm_value(csv, "dispatcher_pct", "8");
-    ck_assert_msg(share > disp - 0.01 && share < disp + 0.01,
-                  "chart '#' %.2f %%, dispatcher_pct %g", share, disp);
+    check_chart(chart, csv);
     cli_done();
 }
 END_TEST
