@@ -145,6 +145,7 @@ class Core : public sc_core::sc_module
 
     // ---- traces ---------------------------------------------------------------
     Bit busy;                                            // traced: held by one of its threads
+    Bit mark;                                            // traced: plat_mark, the program's own bit
     std::vector<std::pair<uint64_t, uint64_t>> busy_log; // [start, end) ps when tracing
 
   private:

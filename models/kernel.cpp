@@ -311,7 +311,10 @@ int Kernel::timed_out(Thread &t, const char *call, uint64_t limit_ns)
 
 void Kernel::trace_vcd(Vcd &vcd)
 {
-    for (Core *c : cores_) c->busy.trace(vcd, std::string(c->name()) + ".busy");
+    for (Core *c : cores_) {
+        c->busy.trace(vcd, std::string(c->name()) + ".busy");
+        c->mark.trace(vcd, std::string(c->name()) + ".mark");
+    }
     fabric_->trace(vcd);
 }
 

@@ -26,6 +26,7 @@
     XV(sleep_ns, (uint64_t ns), (ns))                                                              \
     X(uint64_t, cost, (const char *name), (name))                                                  \
     XV(work_cycles, (uint64_t cycles), (cycles))                                                   \
+    XV(mark, (int on), (on))                                                                       \
     X(plat_thread *, thread_spawn_on, (int core, void (*fn)(void *), void *arg, const char *name), \
       (core, fn, arg, name))                                                                       \
     XV(thread_join, (plat_thread * t), (t))                                                        \

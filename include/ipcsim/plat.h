@@ -177,6 +177,11 @@ uint64_t plat_cost(const char *name);
 void plat_work_cycles(uint64_t cycles);
 void plat_work(const char *cost_name); /* plat_work_cycles(plat_cost(name)) */
 
+/* Set the calling core's mark, a one-bit signal of the program's own (1:
+ * on): sim traces it as top.coreN.mark in the run's VCD (ipcsim run
+ * --trace), e.g. while a receive runs; native: nothing. No time is charged. */
+void plat_mark(int on);
+
 /* ------------------------------------------------------------------------ */
 /* Threads on a core                                                         */
 /* ------------------------------------------------------------------------ */

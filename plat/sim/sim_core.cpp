@@ -117,6 +117,11 @@ void sim_work_cycles(uint64_t cycles)
     t.core->work(t, t.core->cycles_ps(cycles));
 }
 
+void sim_mark(int on)
+{
+    self().core->mark.set(on != 0);
+}
+
 void sim_yield(void)
 {
     Thread &t = self();

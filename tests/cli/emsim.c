@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DIR "scenarios/em/"
@@ -144,8 +145,9 @@ END_TEST
  * DSPs, not the PDSP, and its '#' share is dispatcher_pct. */
 START_TEST(emsim_matmul_keystone)
 {
-    struct cli_out r = cli_run(
-        "run scenarios/keystone_c6678/matmul.yaml --variants none --out '%s/ks'", cli_tmp());
+    struct cli_out r = cli_run("run scenarios/keystone_c6678/matmul.yaml --variants none --out "
+                               "'%s/ks' --trace '%s/ks' --trace-signals 'top.core*.mark'",
+                               cli_tmp(), cli_tmp());
     ck_assert_msg(r.status == 0, "matmul (keystone): exit %d: %s\n%s", r.status, r.err, r.out);
     char *csv = cli_wrote_csv(&r);
     ck_assert_msg(csv, "matmul (keystone): no CSV");
@@ -167,6 +169,17 @@ START_TEST(emsim_matmul_keystone)
     char *chart = cli_read("%s", path);
     ck_assert_msg(chart, "matmul (keystone): no %s", path);
     check_chart(chart, csv);
+    /* the same receives in the VCD: each raises its core's mark once (the
+     * PDSP's, core 8's, never: it receives nothing) */
+    strcpy(path + strlen(path) - 8, ".vcd");
+    struct cli_out v = cli_sh("grep -c '^1' '%s'", path);
+    ck_assert_msg(atoi(v.out) == 128, "%s: %s rises of a mark, not 128", path, v.out);
+    v = cli_sh("grep -A1 'core8 ' '%s' | grep -o '[^ ]* mark' | cut -d' ' -f1", path);
+    ck_assert_msg(v.out[0], "%s: no mark of core 8", path);
+    char rise[16];
+    snprintf(rise, sizeof rise, "\n1%.1s\n", v.out);
+    char *vcd = cli_read("%s", path);
+    ck_assert_msg(vcd && !strstr(vcd, rise), "%s: core 8's mark rose", path);
     cli_done();
 }
 END_TEST
