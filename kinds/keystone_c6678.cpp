@@ -161,7 +161,7 @@ static void build(Build &b, const struct conf *c)
         L1d *l1d = b.own(new L1d(("l1d" + std::to_string(i)).c_str(), line));
         core.mem.bind(l1d->tsock);
         b.xbar().attach_initiator(l1d->isock, b.xbar().core_port(i), i);
-        core.dcache_line = line;
+        core.dcache = true;
     }
     for (int i = 0; i < pdsps; i++) b.add_core(dsps + i, pdsp, link, true, false);
     add_pktdma(b, c);

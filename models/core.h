@@ -136,9 +136,9 @@ class Core : public sc_core::sc_module
     void *slots[PLAT_SLOTS] = {};
     uint64_t random();
     std::vector<unsigned char> bounce; // staging for core copies between remote blocks
-    // The line of the data-cache model its kind put in front of `mem` (0:
-    // none): plat_touch then sends OP_STREAM, else a plain read.
-    uint64_t dcache_line = 0;
+    // Its kind put a data-cache model in front of `mem`: plat_touch then
+    // sends OP_STREAM (the model knows its line), else a plain read.
+    bool dcache = false;
     Thread main;
     std::vector<Thread *> threads; // main first, then spawned ones in spawn order
     int next_thread = 1;           // id of the next spawned thread

@@ -23,7 +23,7 @@ Dma::~Dma() = default;
 
 uint64_t Dma::reg_ps(RegOp op)
 {
-    return op == REG_START || op == REG_SEND ? core_.dma_setup_ps : core_.local_ps;
+    return core_reg_ps(core_, op);
 }
 
 void Dma::write(void *dst, const void *src, uint64_t n, int core, int dcore, int op)

@@ -49,6 +49,11 @@ void Engine::done(DmaDesc *d)
     dma_done(kernel_, d);
 }
 
+uint64_t core_reg_ps(const Core &c, RegOp op)
+{
+    return op == REG_START || op == REG_SEND ? c.dma_setup_ps : c.local_ps;
+}
+
 void Engine::charge(Thread &t, RegOp op)
 {
     core_.work(t, reg_ps(op));

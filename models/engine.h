@@ -86,6 +86,9 @@ struct RxChan {
 // The register sequences a core runs on its engine; their cost is the
 // engine's business (reg_ps).
 enum RegOp { REG_START, REG_SEND, REG_STATUS, REG_POST, REG_TAKE, REG_CANCEL };
+// What op costs core c on a plain engine: a descriptor is its dma_setup
+// cost, any other sequence one access to its own memory.
+uint64_t core_reg_ps(const Core &c, RegOp op);
 
 class Engine
 {

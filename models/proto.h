@@ -79,7 +79,7 @@ enum Op {
     // plat_touch: a read by the core's loads of data its cache does not hold.
     // Only a data-cache model sees it (it charges a miss per line and sends
     // plain reads on): a core sends it only when its kind put one in front
-    // of its `mem` socket (Core::dcache_line)
+    // of its `mem` socket (Core::dcache)
     OP_STREAM,
 };
 

@@ -230,7 +230,7 @@ static int solo(struct mm_shared *sh, uint64_t *total)
         sh->preload ? plat_local_alloc(ybytes, 64) : mem_alloc("ddr3", ybytes, where, sizeof where);
     if (!buf) return -1;
     uint64_t sum = 0;
-    for (int e = 0; row && e < sh->events; e++) {
+    for (int e = 0; row && e < sh->events; e++) { /* row: NULL only if malloc failed */
         gather(sh, e, buf);
         uint64_t t0 = plat_now_ns();
         block(sh, buf, (uint32_t)e, row);

@@ -28,13 +28,12 @@ Pktdma::~Pktdma() = default;
 uint64_t Pktdma::reg_ps(RegOp op)
 {
     // Only for Engine's interface: charge() bills the calling core itself.
-    return op == REG_START || op == REG_SEND ? core_.dma_setup_ps : core_.local_ps;
+    return core_reg_ps(core_, op);
 }
 
 void Pktdma::charge(Thread &t, RegOp op)
 {
-    Core &c = *t.core;
-    c.work(t, op == REG_START || op == REG_SEND ? c.dma_setup_ps : c.local_ps);
+    t.core->work(t, core_reg_ps(*t.core, op));
 }
 
 void Pktdma::submit(Thread &t, DmaDesc *d)

@@ -102,7 +102,7 @@ void sim_touch(const void *p, size_t n)
     Core &c = *t.core;
     if (c.bounce.size() < n) c.bounce.resize(n);
     c.acquire(t);
-    c.payload(t, c.dcache_line ? OP_STREAM : OP_NONE, tlm::TLM_READ_COMMAND, p, c.bounce.data(), n);
+    c.payload(t, c.dcache ? OP_STREAM : OP_NONE, tlm::TLM_READ_COMMAND, p, c.bounce.data(), n);
     c.issue(t);
     c.release(t);
 }
