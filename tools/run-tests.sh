@@ -32,16 +32,21 @@ asan) export ASAN_OPTIONS="detect_stack_use_after_return=0:abort_on_error=0:${AS
 tsan) export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:${TSAN_OPTIONS:-}" ;;
 esac
 label="${SAN:-plain}"
-checks=0 failures=0 errors=0 status=0
+checks=0 failures=0 errors=0 status=0 bad=()
 for t in "$@"; do
     log=$(mktemp)
     echo "== [$label] $t"
     "$t" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     line=$(grep -E '^[0-9]+%: Checks: [0-9]+' "$log" | tail -n 1)
+    # Check's failure lines (file:line:F|E:tcase:case:...) and sanitizer
+    # reports, repeated at the end: a CI log is often read from its tail.
+    while IFS= read -r l; do bad+=("$t: $l"); done \
+        < <(grep -E '^[^ ]+:[0-9]+:[FE]:|^SUMMARY: (Address|Undefined|Thread|Leak)Sanitizer' "$log")
     rm -f "$log"
     if [ -z "$line" ]; then
         echo "run-tests: $t printed no Check summary (exit $rc)" >&2
+        bad+=("$t: no Check summary (exit $rc)")
         status=1
         continue
     fi
@@ -49,6 +54,10 @@ for t in "$@"; do
     read -r c f e < <(echo "$line" | sed -E 's/.*Checks: ([0-9]+), Failures: ([0-9]+), Errors: ([0-9]+).*/\1 \2 \3/')
     checks=$((checks + c)) failures=$((failures + f)) errors=$((errors + e))
 done
+if [ ${#bad[@]} -gt 0 ]; then
+    echo "[$label] what failed:"
+    printf '  %s\n' "${bad[@]}"
+fi
 pct=100
 [ "$checks" -gt 0 ] && pct=$(( (checks - failures - errors) * 100 / checks ))
 echo "[$label] $pct%: Checks: $checks, Failures: $failures, Errors: $errors"

@@ -381,7 +381,9 @@ unsigned plat_rx_channels(void);
 /* Post buf (cap bytes) on channel chan of the calling core: the next
  * transfer to (this core, chan) fills it, then, if ring_bits != 0, rings this
  * core's doorbell with ring_bits. PLAT_EBUSY if chan holds a buffer not yet
- * taken; PLAT_EINVAL for a bad channel; PLAT_ENOTSUP without PLAT_CAP_DMA. */
+ * taken; PLAT_EINVAL for a bad channel; PLAT_ENOTSUP without PLAT_CAP_DMA
+ * or when plat_rx_channels() is 0 (an engine without receive channels, as
+ * KeyStone's PKTDMA here); the same for plat_rx_take/wait/cancel. */
 int plat_rx_post(unsigned chan, void *buf, size_t cap, uint32_t ring_bits);
 /* Take chan's filled buffer: PLAT_OK with *len = the transfer's length (if
  * that exceeds the buffer's cap, only cap bytes were written), and chan is
@@ -397,8 +399,9 @@ int plat_rx_cancel(unsigned chan);
  * core's DMA engine, in order with its plat_dma_start transfers. The engine
  * waits until that channel has a buffer posted (holding back the engine's
  * later transfers, as hardware does); d completes when the data is written
- * at the receiver. PLAT_ENOTSUP without PLAT_CAP_DMA, PLAT_EINVAL for a bad
- * core or channel. */
+ * at the receiver. PLAT_ENOTSUP without PLAT_CAP_DMA or when the calling
+ * core has no receive channels itself, PLAT_EINVAL for a bad core or
+ * channel. */
 int plat_dma_send(plat_dma *d, int core, unsigned chan, const void *src, size_t n);
 /* Whether the calling core's DMA engine can itself read or write the n bytes
  * at p. Many cannot reach every memory the core can: a HIBI PE DMA masters

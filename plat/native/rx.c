@@ -64,7 +64,7 @@ static void set_state(struct chan *ch, uint32_t s)
 static struct chan *own(unsigned chan, int *rc)
 {
     struct nat_ctx *c = nat_self()->core;
-    if (!(c->caps & PLAT_CAP_DMA)) {
+    if (!(c->caps & PLAT_CAP_DMA) || !c->rx->n) { /* no engine, or one without channels */
         *rc = PLAT_ENOTSUP;
         return NULL;
     }
@@ -230,7 +230,7 @@ int nat_dma_send(plat_dma *d, int core, unsigned chan, const void *src, size_t n
 {
     struct nat_dma *r = nat_dma_rec(d, "plat_dma_send");
     struct nat_ctx *self = nat_self()->core;
-    if (!(self->caps & PLAT_CAP_DMA)) return PLAT_ENOTSUP;
+    if (!(self->caps & PLAT_CAP_DMA) || !self->rx->n) return PLAT_ENOTSUP;
     struct nat_ctx *to = nat_core_find(core);
     if (!to || !(to->caps & PLAT_CAP_DMA) || chan >= to->rx->n) return PLAT_EINVAL;
     if (n && !src) return PLAT_EINVAL;

@@ -11,7 +11,8 @@ namespace ipcsim
 // have.
 static Engine *engine_for(Thread &t, unsigned chan, int *st)
 {
-    if (!(t.core->caps & PLAT_CAP_DMA) || !kernel().engine(t.core->index).can_send()) {
+    if (!(t.core->caps & PLAT_CAP_DMA) || !kernel().engine(t.core->index).can_send() ||
+        !kernel().engine(t.core->index).channels()) {
         *st = PLAT_ENOTSUP;
         return nullptr;
     }
