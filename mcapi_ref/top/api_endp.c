@@ -40,7 +40,8 @@ void mcapi_endpoint_get_i(MCAPI_IN mcapi_domain_t domain_id, MCAPI_IN mcapi_node
     struct tp_op op;
     mcapi_status_t st = !endpoint || !request ? MCAPI_ERR_PARAMETER
                                               : get_op(&op, domain_id, node_id, port_id, endpoint);
-    *mcapi_status = st == MCAPI_SUCCESS ? top_req_issue(n, &op, request) : st;
+    *mcapi_status =
+        st == MCAPI_SUCCESS ? top_req_issue(n, &op, request) : top_req_fail(n, request, st);
 }
 
 mcapi_endpoint_t mcapi_endpoint_get(MCAPI_IN mcapi_domain_t domain_id,

@@ -27,7 +27,8 @@ void mcapi_msg_send_i(MCAPI_IN mcapi_endpoint_t send_endpoint,
     mcapi_status_t st =
         request ? send_op(&op, send_endpoint, receive_endpoint, buffer, buffer_size, priority)
                 : MCAPI_ERR_PARAMETER;
-    *mcapi_status = st == MCAPI_SUCCESS ? top_req_issue(n, &op, request) : st;
+    *mcapi_status =
+        st == MCAPI_SUCCESS ? top_req_issue(n, &op, request) : top_req_fail(n, request, st);
 }
 
 void mcapi_msg_send(MCAPI_IN mcapi_endpoint_t send_endpoint,
@@ -52,7 +53,7 @@ void mcapi_msg_recv_i(MCAPI_IN mcapi_endpoint_t receive_endpoint, MCAPI_OUT void
     struct top_node *n = top_enter(mcapi_status);
     if (!n) return;
     if (!request || (!buffer && buffer_size)) {
-        *mcapi_status = MCAPI_ERR_PARAMETER;
+        *mcapi_status = top_req_fail(n, request, MCAPI_ERR_PARAMETER);
         return;
     }
     struct tp_op op = {

@@ -11,7 +11,7 @@ void top_chan_i(enum tp_kind kind, enum tp_chan chan, enum tp_dir dir, mcapi_uin
     struct top_node *n = top_enter(status);
     if (!n) return;
     if (!request || (kind == TP_OPEN && !out)) {
-        *status = MCAPI_ERR_PARAMETER;
+        *status = top_req_fail(n, request, MCAPI_ERR_PARAMETER);
         return;
     }
     struct tp_op op = {.kind = (uint8_t)kind,
@@ -87,7 +87,8 @@ void mcapi_pktchan_send_i(MCAPI_IN mcapi_pktchan_send_hndl_t send_handle, MCAPI_
     if (!n) return;
     struct tp_op op;
     mcapi_status_t st = request ? send_op(&op, send_handle, buffer, size) : MCAPI_ERR_PARAMETER;
-    *mcapi_status = st == MCAPI_SUCCESS ? top_req_issue(n, &op, request) : st;
+    *mcapi_status =
+        st == MCAPI_SUCCESS ? top_req_issue(n, &op, request) : top_req_fail(n, request, st);
 }
 
 void mcapi_pktchan_send(MCAPI_IN mcapi_pktchan_send_hndl_t send_handle, MCAPI_IN void *buffer,
@@ -109,7 +110,7 @@ void mcapi_pktchan_recv_i(MCAPI_IN mcapi_pktchan_recv_hndl_t receive_handle,
     struct top_node *n = top_enter(mcapi_status);
     if (!n) return;
     if (!buffer || !request) {
-        *mcapi_status = MCAPI_ERR_PARAMETER;
+        *mcapi_status = top_req_fail(n, request, MCAPI_ERR_PARAMETER);
         return;
     }
     struct tp_op op = {.kind = TP_PKT_RECV,

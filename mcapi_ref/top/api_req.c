@@ -3,8 +3,21 @@
  *
  * A finished request -- completed, failed or cancelled -- is reported once
  * (MCAPI_TRUE with its status) and freed; a timeout leaves it as it was.
+ * The request of an _i call that failed at once holds no slot: it reports
+ * its error, size 0, each time it is tested or waited on.
  */
 #include "top.h"
+
+/* A failed _i call's request: reported finished (size 0, its error). */
+static bool report_failed(const struct top_node *n, const mcapi_request_t *request, size_t *size,
+                          mcapi_status_t *status)
+{
+    mcapi_status_t st;
+    if (!request || !size || !top_req_failed(n, request, &st)) return false;
+    *size = 0;
+    *status = st;
+    return true;
+}
 
 /* The request *request names, or NULL with the status to report. */
 static struct req *lookup(struct top_node *n, const mcapi_request_t *request,
@@ -20,6 +33,7 @@ mcapi_boolean_t mcapi_test(mcapi_request_t *request, MCAPI_OUT size_t *size,
 {
     if (!mcapi_status) return MCAPI_FALSE;
     struct top_node *n = top_enter(mcapi_status);
+    if (n && report_failed(n, request, size, mcapi_status)) return MCAPI_TRUE;
     struct req *r = n ? lookup(n, request, mcapi_status) : NULL;
     if (!r) return MCAPI_FALSE;
     if (!size) {
@@ -40,6 +54,7 @@ mcapi_boolean_t mcapi_wait(mcapi_request_t *request, MCAPI_OUT size_t *size,
 {
     if (!mcapi_status) return MCAPI_FALSE;
     struct top_node *n = top_enter(mcapi_status);
+    if (n && report_failed(n, request, size, mcapi_status)) return MCAPI_TRUE;
     struct req *r = n ? lookup(n, request, mcapi_status) : NULL;
     if (!r) return MCAPI_FALSE;
     if (!size) {
@@ -65,6 +80,8 @@ mcapi_uint_t mcapi_wait_any(MCAPI_IN size_t number, mcapi_request_t **requests,
         *mcapi_status = MCAPI_ERR_PARAMETER;
         return MCAPI_RETURN_VALUE_INVALID;
     }
+    for (size_t i = 0; i < number; i++)
+        if (report_failed(n, requests[i], size, mcapi_status)) return (mcapi_uint_t)i;
     struct req *r[MCAPI_MAX_REQUESTS];
     for (size_t i = 0; i < number; i++)
         if (!(r[i] = lookup(n, requests[i], mcapi_status))) return MCAPI_RETURN_VALUE_INVALID;

@@ -12,7 +12,10 @@
  * completes in order) does not block them.
  *
  * A request handle is gen (19 bits) | node (6) | index (7): a handle of
- * another node, or of a freed request, does not match.
+ * another node, or of a freed request, does not match. Generation 0 is no
+ * slot's: 0 | node | status is the handle of an _i call that failed
+ * (top_req_fail), so a program that ignores the _i status and then tests or
+ * waits gets the error (the reference implementation's behaviour).
  */
 #include "top.h"
 
@@ -177,7 +180,26 @@ int top_req_await(struct top_node *n, struct req *const *reqs, size_t count,
     }
 }
 
-mcapi_status_t top_req_issue(struct top_node *n, struct tp_op *op, mcapi_request_t *request)
+mcapi_status_t top_req_fail(const struct top_node *n, mcapi_request_t *request, mcapi_status_t st)
+{
+    static_assert(MCAPI_STATUSCODE_END <= 1 << IDX_BITS, "a status in a request's index");
+    if (request && st != MCAPI_SUCCESS && st != MCAPI_PENDING)
+        *request = n->node << IDX_BITS | (uint32_t)st;
+    return st;
+}
+
+bool top_req_failed(const struct top_node *n, const mcapi_request_t *request,
+                    mcapi_status_t *status)
+{
+    mcapi_request_t h = *request, st = h & (MCAPI_MAX_REQUESTS - 1);
+    if (h >> GEN_SHIFT || (h >> IDX_BITS & (MCA_MAX_NODES - 1)) != n->node || st == MCAPI_SUCCESS ||
+        st == MCAPI_PENDING || st >= MCAPI_STATUSCODE_END || !st)
+        return false;
+    *status = (mcapi_status_t)st;
+    return true;
+}
+
+static mcapi_status_t issue(struct top_node *n, struct tp_op *op, mcapi_request_t *request)
 {
     mcapi_status_t st = n->t->check(n->tp, op);
     if (st != MCAPI_SUCCESS) return st;
@@ -201,6 +223,11 @@ mcapi_status_t top_req_issue(struct top_node *n, struct tp_op *op, mcapi_request
     }
     *request = handle(n, i);
     return r->state == REQ_DONE ? MCAPI_SUCCESS : MCAPI_PENDING;
+}
+
+mcapi_status_t top_req_issue(struct top_node *n, struct tp_op *op, mcapi_request_t *request)
+{
+    return top_req_fail(n, request, issue(n, op, request));
 }
 
 static mcapi_status_t block(struct top_node *n, struct tp_op *op, mcapi_timeout_t timeout)

@@ -56,9 +56,17 @@ void top_chan_i(enum tp_kind kind, enum tp_chan chan, enum tp_dir dir, mcapi_uin
 
 /* reqs.c */
 void top_req_init(struct top_node *n);
-/* An _i call: check, take a request, try once. Errors found before the
- * operation could start are returned and take no request. */
+/* An _i call: check, take a request, try once. An error (found before the
+ * operation could start, or at once) is returned, takes no request and
+ * sets *request to a failed request (top_req_fail). */
 mcapi_status_t top_req_issue(struct top_node *n, struct tp_op *op, mcapi_request_t *request);
+/* An _i call that failed with st: unless request is NULL, *request becomes a
+ * request test and wait report as finished with st (size 0), holding no
+ * slot of the table. Returns st. */
+mcapi_status_t top_req_fail(const struct top_node *n, mcapi_request_t *request, mcapi_status_t st);
+/* Whether *request is such a failed request of node n, and its status. */
+bool top_req_failed(const struct top_node *n, const mcapi_request_t *request,
+                    mcapi_status_t *status);
 /* A blocking call: op until done, or MCAPI_TIMEOUT after timeout ms. */
 mcapi_status_t top_req_block(struct top_node *n, struct tp_op *op, mcapi_timeout_t timeout);
 /* Like top_req_block with the op's own endpoint's MCAPI_ENDP_ATTR_TIMEOUT. */
