@@ -437,8 +437,8 @@ static void *side_main(void *arg)
     s->buf = aligned_alloc(64, MCAPI_MAX_PKT_SIZE);
     if (!s->buf) fail("out of memory");
     memset(s->buf, 0, MCAPI_MAX_PKT_SIZE);
-    mcapi_param_t param = {
-        .transport = MCAPI_TRANSPORT_XMCAPI, .topology = g.topo, .xm_notify = pair_mode[s->pair]};
+    mcapi_param_t param = {MCAPI_PARAM_INITIALIZER, .transport = MCAPI_TRANSPORT_XMCAPI,
+                           .topology = g.topo, .xm_notify = pair_mode[s->pair]};
     mcapi_info_t info;
     mcapi_status_t st;
     mcapi_initialize(DOMAIN, (mcapi_node_t)s->node, NULL, &param, &info, &st);

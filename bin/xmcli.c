@@ -176,7 +176,8 @@ const char *xmcli_status(mcapi_status_t st)
 
 void xmcli_start(const char *prog, const char *topo_path, mcapi_domain_t dom, mcapi_node_t node)
 {
-    mcapi_param_t param = {.transport = MCAPI_TRANSPORT_XMCAPI, .topology = topo_path};
+    mcapi_param_t param = {MCAPI_PARAM_INITIALIZER, .transport = MCAPI_TRANSPORT_XMCAPI,
+                           .topology = topo_path};
     mcapi_info_t info;
     mcapi_status_t st = 0;
     mcapi_initialize(dom, node, NULL, &param, &info, &st);

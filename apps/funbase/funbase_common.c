@@ -46,7 +46,8 @@ mcapi_status_t fb_initialize(struct fb *f)
                                          .kind = MCAPI_ROUTE_DMA,
                                          .device = NULL,
                                          .core = f->core[i]};
-    mcapi_param_t param = {.shm_name = NULL,
+    mcapi_param_t param = {MCAPI_PARAM_INITIALIZER,
+                           .shm_name = NULL,
                            .routes = routes,
                            .nroutes = (unsigned)f->nnodes,
                            .transport = MCAPI_TRANSPORT_DMA,

@@ -185,8 +185,7 @@ static void host(struct app_ctx *ctx, long blocks, const char *device, uint64_t 
         /* The DMA transport's mapping also names the host's core (FUNCAPI). */
         {.domain = DOMAIN, .node = HOST_NODE, .kind = MCAPI_ROUTE_DMA, .core = plat_core()},
     };
-    mcapi_param_t param = {.shm_name = NULL,
-                           .routes = routes,
+    mcapi_param_t param = {MCAPI_PARAM_INITIALIZER, .shm_name = NULL, .routes = routes,
                            .nroutes = dma ? 2 : 1,
                            .transport = dma ? MCAPI_TRANSPORT_DMA : MCAPI_TRANSPORT_SHM};
     mcapi_info_t info;

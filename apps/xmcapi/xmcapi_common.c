@@ -65,9 +65,8 @@ bool xa_start(struct xa *x, bool dc)
         app_fail(x->ctx, "%s: a dual-core run needs role %s mapped", x->app, xa_roles[2 + x->side]);
         return false;
     }
-    mcapi_param_t param = {.transport = MCAPI_TRANSPORT_XMCAPI,
-                           .topology = topo,
-                           .xm_notify = x->notify,
+    mcapi_param_t param = {MCAPI_PARAM_INITIALIZER, .transport = MCAPI_TRANSPORT_XMCAPI,
+                           .topology = topo, .xm_notify = x->notify,
                            .xm_comm_core = dc ? (unsigned)comm + 1 : 0};
     mcapi_info_t info;
     mcapi_status_t st = 0;

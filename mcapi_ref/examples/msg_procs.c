@@ -56,7 +56,7 @@ static size_t size_of(int round)
 /* Become node `me` in the region `shm`; create our endpoint, find the peer's. */
 static mcapi_endpoint_t start(const char *shm, mcapi_node_t me, mcapi_endpoint_t *peer)
 {
-    mcapi_param_t param = {.shm_name = shm, .routes = NULL, .nroutes = 0};
+    mcapi_param_t param = {MCAPI_PARAM_INITIALIZER, .shm_name = shm, .routes = NULL, .nroutes = 0};
     mcapi_info_t info;
     mcapi_status_t st;
     mcapi_initialize(DOMAIN, me, NULL, &param, &info, &st);

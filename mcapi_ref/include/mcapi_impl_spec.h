@@ -89,7 +89,14 @@ typedef struct {
 /* ---- Initialisation parameters (mcapi_initialize's init_parameters). ----
  *
  * NULL (or zero fields) gives the defaults: the domain's nodes are threads
- * of this program sharing one region of memory. */
+ * of this program sharing one region of memory. A block is read only if it
+ * was prepared, by mcapi_param_init or with MCAPI_PARAM_INITIALIZER:
+ *     mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .shm_name = "/dom"};
+ * Any other block (the reference implementation's mcapi_param_t is an int
+ * it ignores, so ported programs pass one uninitialised) gives the
+ * defaults, as NULL does (docs/mcapi.md, porting). */
+#define MCAPI_PARAM_MAGIC 0x50524d31u /* "PRM1" */
+#define MCAPI_PARAM_INITIALIZER .magic = MCAPI_PARAM_MAGIC
 
 /* Where the transport sends what is addressed to a node. */
 enum mcapi_route_kind {
@@ -130,6 +137,7 @@ enum mcapi_xm_notify {
 };
 
 typedef struct {
+    mca_uint32_t magic; /* MCAPI_PARAM_MAGIC: this block was prepared */
     /* The shared region holding the domain's endpoints, queues and buffers.
      * NULL: a region private to this program (threads). A name starting
      * with '/' is shared by the processes of the host that use it (every
@@ -155,6 +163,9 @@ typedef struct {
      * host gives the paper's DC host. */
     unsigned xm_comm_core;
 } mcapi_param_t;
+
+/* Every field its default (zero), and the block marked as prepared. */
+void mcapi_param_init(mcapi_param_t *param);
 
 /* Implementation information returned through mcapi_info_t. */
 #define MCAPI_ORG_ID 0x1C5        /* ipcsim (unassigned; informative only) */

@@ -49,6 +49,9 @@ void mcapi_initialize(MCAPI_IN mcapi_domain_t domain_id, MCAPI_IN mcapi_node_t n
         st = MCAPI_ERR_NODE_INVALID;
     else if (!mcapi_info || (mcapi_node_attributes && mcapi_node_attributes->magic != ATTR_MAGIC))
         st = MCAPI_ERR_PARAMETER;
+    /* A block nobody prepared is the reference implementation's ignored
+     * int: the defaults, as for NULL. */
+    if (init_parameters && init_parameters->magic != MCAPI_PARAM_MAGIC) init_parameters = NULL;
     /* The transport is chosen here, per node, from the parameters: one
      * compiled library serves them all. */
     const struct mcapi_transport *t =
@@ -106,6 +109,13 @@ mcapi_node_t mcapi_node_id_get(MCAPI_OUT mcapi_status_t *mcapi_status)
     if (!n) return MCAPI_NODE_INVALID;
     *mcapi_status = MCAPI_SUCCESS;
     return n->node;
+}
+
+void mcapi_param_init(mcapi_param_t *param)
+{
+    if (!param) return;
+    memset(param, 0, sizeof *param);
+    param->magic = MCAPI_PARAM_MAGIC;
 }
 
 void mcapi_node_init_attributes(MCAPI_OUT mcapi_node_attributes_t *mcapi_node_attributes,

@@ -18,8 +18,7 @@ static void init(bool dma)
     struct mcapi_route r[3];
     for (int c = 0; c < 3; c++)
         r[c] = (struct mcapi_route){DOMAIN, (mca_node_t)c, MCAPI_ROUTE_DMA, NULL, c};
-    mcapi_param_t p = {.routes = dma ? r : NULL,
-                       .nroutes = dma ? 3 : 0,
+    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .routes = dma ? r : NULL, .nroutes = dma ? 3 : 0,
                        .transport = dma ? MCAPI_TRANSPORT_DMA : MCAPI_TRANSPORT_SHM};
     mcapi_info_t info;
     mcapi_status_t st = 0;

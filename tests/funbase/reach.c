@@ -66,7 +66,8 @@ static void staged_core(void *arg)
     struct mcapi_route rt[2];
     for (int c = 0; c < 2; c++)
         rt[c] = (struct mcapi_route){DOMAIN, (mca_node_t)c, MCAPI_ROUTE_DMA, NULL, c};
-    mcapi_param_t p = {.routes = rt, .nroutes = 2, .transport = MCAPI_TRANSPORT_DMA};
+    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .routes = rt, .nroutes = 2,
+                       .transport = MCAPI_TRANSPORT_DMA};
     mcapi_info_t info;
     mcapi_status_t st = 0;
     mcapi_initialize(DOMAIN, (mcapi_node_t)me, NULL, &p, &info, &st);

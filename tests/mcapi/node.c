@@ -368,7 +368,7 @@ static void case_region_clash(void *arg)
 {
     (void)arg;
     int me = plat_core();
-    mcapi_param_t p = {.shm_name = "mt.clash"};
+    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .shm_name = "mt.clash"};
     mcapi_info_t info;
     mcapi_status_t st = 0;
     if (me == 0) {
@@ -392,6 +392,51 @@ static void case_region_clash(void *arg)
     mt_fini();
 }
 
+/* A parameter block nobody prepared (ported code: the reference's
+ * mcapi_param_t is an int it ignores) gives the defaults, as NULL does:
+ * garbage is never read as a region name or a transport. A block from
+ * mcapi_param_init, or with MCAPI_PARAM_INITIALIZER, is read. */
+static void case_param_unprepared(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    mcapi_param_t p;
+    memset(&p, me == 0 ? 0xA5 : 0, sizeof p); /* garbage; all zero */
+    mcapi_info_t info;
+    mcapi_status_t st = 0;
+    mcapi_initialize(MT_DOMAIN, (mcapi_node_t)me, NULL, &p, &info, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    mcapi_endpoint_t ep = mt_ep(1);
+    harness_barrier();
+    if (me == 0) { /* the default region: node 1 is there */
+        st = 0;
+        mcapi_msg_send(ep, mt_get(1, 1), "hi", 3, 1, &st);
+        MT_EQ(st, MCAPI_SUCCESS);
+    } else {
+        char buf[8];
+        size_t n = 0;
+        st = 0;
+        mcapi_msg_recv(ep, buf, sizeof buf, &n, &st);
+        MT_EQ(st, MCAPI_SUCCESS);
+        ck_assert_str_eq(buf, "hi");
+    }
+    harness_barrier();
+    mt_fini();
+    if (me != 0) return;
+    mcapi_param_init(&p);
+    p.transport = (enum mcapi_transport_kind)99; /* read: no such transport */
+    st = 0;
+    mcapi_initialize(MT_DOMAIN, 0, NULL, &p, &info, &st);
+    MT_EQ(st, MCAPI_ERR_PARAMETER);
+    mcapi_param_t q = {MCAPI_PARAM_INITIALIZER, .transport = (enum mcapi_transport_kind)99};
+    st = 0;
+    mcapi_initialize(MT_DOMAIN, 0, NULL, &q, &info, &st);
+    MT_EQ(st, MCAPI_ERR_PARAMETER);
+    mcapi_param_init(&p); /* all defaults */
+    mt_init(0);
+    mt_fini();
+}
+
 void mt_node(void)
 {
     static const struct harness_case cases[] = {
@@ -401,6 +446,7 @@ void mt_node(void)
         {.name = "node_notinit", .core = case_notinit, .cores = 1},
         {.name = "node_attributes", .core = case_attributes, .cores = 2},
         {.name = "node_region_clash", .core = case_region_clash, .cores = 2},
+        {.name = "node_param_unprepared", .core = case_param_unprepared, .cores = 2},
     };
     harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
 }

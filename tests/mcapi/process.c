@@ -187,7 +187,7 @@ static void test_exchange(const struct harness_env *env)
     child_report = harness_page(sizeof *child_report);
     pid_t pid = spawn(exchange_child, name);
 
-    mcapi_param_t p = {.shm_name = name};
+    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .shm_name = name};
     mcapi_info_t info;
     mcapi_status_t st = 0;
     mcapi_initialize(MT_DOMAIN, 0, NULL, &p, &info, &st);
@@ -244,7 +244,7 @@ static void test_exchange(const struct harness_env *env)
 /* Node 1 makes an endpoint and exits without finalising. */
 static void dead_child(const char *name)
 {
-    mcapi_param_t p = {.shm_name = name};
+    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .shm_name = name};
     mcapi_info_t info;
     mcapi_status_t st = 0;
     mcapi_initialize(MT_DOMAIN, 1, NULL, &p, &info, &st);
@@ -264,7 +264,7 @@ static void test_dead_child(const struct harness_env *env)
     reap(spawn(dead_child, name), 20);
 
     uint64_t t0 = plat_now_ns();
-    mcapi_param_t p = {.shm_name = name};
+    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .shm_name = name};
     mcapi_info_t info;
     mcapi_status_t st = 0;
     mcapi_initialize(MT_DOMAIN, 0, NULL, &p, &info, &st);

@@ -28,7 +28,7 @@ static void case_reverse(void *arg)
     (void)arg;
     int me = plat_core();
     if (me == 0) ck_assert_int_eq(plat_accel_bind("accel", reverse, NULL), PLAT_OK);
-    mcapi_param_t p = {.routes = &route, .nroutes = 1};
+    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .routes = &route, .nroutes = 1};
     mcapi_info_t info;
     mcapi_status_t st = 0;
     mcapi_initialize(MT_DOMAIN, (mcapi_node_t)me, NULL, me == 0 ? &p : NULL, &info, &st);
@@ -61,7 +61,7 @@ static void case_reverse(void *arg)
 static void case_sim_time(void *arg)
 {
     ck_assert_int_eq(plat_accel_bind("accel", reverse, NULL), PLAT_OK);
-    mcapi_param_t p = {.routes = &route, .nroutes = 1};
+    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .routes = &route, .nroutes = 1};
     mcapi_info_t info;
     mcapi_status_t st = 0;
     mcapi_initialize(MT_DOMAIN, 0, NULL, &p, &info, &st);
@@ -91,7 +91,7 @@ static void case_sim_time(void *arg)
 static void case_unbound(void *arg)
 {
     (void)arg;
-    mcapi_param_t p = {.routes = &route, .nroutes = 1};
+    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .routes = &route, .nroutes = 1};
     mcapi_info_t info;
     mcapi_status_t st = 0;
     mcapi_initialize(MT_DOMAIN, 0, NULL, &p, &info, &st);
@@ -134,12 +134,12 @@ static void case_bad_routes(void *arg)
             {MT_DOMAIN, VNODE, MCAPI_ROUTE_ACCEL, "", 0},
         };
         for (size_t i = 0; i < HARNESS_COUNT(bad); i++) {
-            mcapi_param_t p = {.routes = &bad[i], .nroutes = 1};
+            mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .routes = &bad[i], .nroutes = 1};
             st = 0;
             mcapi_initialize(MT_DOMAIN, 0, NULL, &p, &info, &st);
             MT_EQ_AT(st, MCAPI_ERR_PARAMETER, "route %zu", i);
         }
-        mcapi_param_t none = {.routes = NULL, .nroutes = 1};
+        mcapi_param_t none = {MCAPI_PARAM_INITIALIZER, .routes = NULL, .nroutes = 1};
         st = 0;
         mcapi_initialize(MT_DOMAIN, 0, NULL, &none, &info, &st);
         MT_EQ(st, MCAPI_ERR_PARAMETER);
@@ -149,7 +149,7 @@ static void case_bad_routes(void *arg)
             {MT_DOMAIN, 0, MCAPI_ROUTE_ACCEL, "accel", 0},
         };
         for (size_t i = 0; i < HARNESS_COUNT(clash); i++) {
-            mcapi_param_t p = {.routes = &clash[i], .nroutes = 1};
+            mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .routes = &clash[i], .nroutes = 1};
             st = 0;
             mcapi_initialize(MT_DOMAIN, 0, NULL, &p, &info, &st);
             MT_EQ_AT(st, MCAPI_ERR_NODE_INITFAILED, "route %zu", i);
@@ -157,7 +157,7 @@ static void case_bad_routes(void *arg)
             mcapi_node_id_get(&st);
             MT_EQ(st, MCAPI_ERR_NODE_NOTINIT);
         }
-        mcapi_param_t p = {.routes = &route, .nroutes = 1};
+        mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .routes = &route, .nroutes = 1};
         st = 0;
         mcapi_initialize(MT_DOMAIN, 0, NULL, &p, &info, &st);
         MT_EQ(st, MCAPI_SUCCESS);
@@ -188,7 +188,7 @@ static void case_endpoints(void *arg)
 {
     (void)arg;
     ck_assert_int_eq(plat_accel_bind("accel", picky, NULL), PLAT_OK);
-    mcapi_param_t p = {.routes = &route, .nroutes = 1};
+    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .routes = &route, .nroutes = 1};
     mcapi_info_t info;
     mcapi_status_t st = 0;
     mcapi_initialize(MT_DOMAIN, 0, NULL, &p, &info, &st);

@@ -25,8 +25,8 @@ mcapi_status_t dt_try_init_depth(mcapi_node_t node, const struct mcapi_route *ro
                                  unsigned pkt_depth)
 {
     mcapi_info_t info;
-    mcapi_param_t p = {
-        .routes = routes, .nroutes = n, .transport = MCAPI_TRANSPORT_DMA, .pkt_depth = pkt_depth};
+    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .routes = routes, .nroutes = n,
+                       .transport = MCAPI_TRANSPORT_DMA, .pkt_depth = pkt_depth};
     mcapi_status_t st = 0;
     mcapi_initialize(DT_DOMAIN, node, NULL, &p, &info, &st);
     return st;

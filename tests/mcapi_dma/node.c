@@ -17,7 +17,8 @@ static void case_static(void *arg)
     if (me == 0) {
         mcapi_info_t info;
         memset(&info, 0xA5, sizeof info);
-        mcapi_param_t p = {.routes = r, .nroutes = nr, .transport = MCAPI_TRANSPORT_DMA};
+        mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .routes = r, .nroutes = nr,
+                           .transport = MCAPI_TRANSPORT_DMA};
         st = 0;
         mcapi_initialize(DT_DOMAIN, 0, NULL, &p, &info, &st);
         DT_EQ(st, MCAPI_SUCCESS);
@@ -91,7 +92,7 @@ static void case_bad_maps(void *arg)
             crowd[i] = (struct mcapi_route){DT_DOMAIN, (mca_node_t)i, MCAPI_ROUTE_DMA, NULL, 0};
         DT_EQ(dt_try_init(0, crowd, 5), MCAPI_ERR_NODE_INITFAILED);
         /* An unknown transport. */
-        mcapi_param_t p = {.routes = good, .nroutes = ng, .transport = 7};
+        mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .routes = good, .nroutes = ng, .transport = 7};
         mcapi_info_t info;
         mcapi_status_t st = 0;
         mcapi_initialize(DT_DOMAIN, 0, NULL, &p, &info, &st);

@@ -196,7 +196,7 @@ static void case_peer_restarts(void *arg)
             if (life == 0) { /* die and come back */
                 mcapi_finalize(&st);
                 XMT_EQ(st, MCAPI_SUCCESS);
-                mcapi_param_t param = {.transport = MCAPI_TRANSPORT_XMCAPI,
+                mcapi_param_t param = {MCAPI_PARAM_INITIALIZER, .transport = MCAPI_TRANSPORT_XMCAPI,
                                        .topology = xmt_topology()};
                 mcapi_info_t info;
                 mcapi_initialize(XMT_DOMAIN, 1, NULL, &param, &info, &st);
@@ -228,7 +228,7 @@ static void case_select(void *arg)
     mcapi_finalize(&st);
     char name[32];
     snprintf(name, sizeof name, "/xmt-select-%d", (int)getpid());
-    mcapi_param_t shm = {.shm_name = name};
+    mcapi_param_t shm = {MCAPI_PARAM_INITIALIZER, .shm_name = name};
     mcapi_initialize(XMT_DOMAIN, 0, NULL, &shm, &info, &st);
     XMT_EQ(st, MCAPI_SUCCESS);
     XMT_EQ(xmcapi_stats(&s), MCAPI_ERR_PARAMETER); /* on shared memory */

@@ -36,8 +36,8 @@ void xmt_init_mode(unsigned extra, enum mcapi_xm_notify notify)
         plat_store64(&board[255], 1);
     }
     harness_barrier();
-    mcapi_param_t param = {
-        .transport = MCAPI_TRANSPORT_XMCAPI, .topology = topo_path, .xm_notify = notify};
+    mcapi_param_t param = {MCAPI_PARAM_INITIALIZER, .transport = MCAPI_TRANSPORT_XMCAPI,
+                           .topology = topo_path, .xm_notify = notify};
     mcapi_info_t info;
     mcapi_status_t st = 0;
     mcapi_initialize(XMT_DOMAIN, (mcapi_node_t)plat_core(), NULL, &param, &info, &st);
