@@ -46,14 +46,15 @@ typedef unsigned int mcapi_priority_t;
 #define MCAPI_TRUE MCA_TRUE
 #define MCAPI_FALSE MCA_FALSE
 #define MCAPI_NULL MCA_NULL
-#define MCAPI_PORT_ANY (~0)             /* endpoint_create: the lowest free port */
-#define MCAPI_TIMEOUT_INFINITE (~0)     /* wait forever */
-#define MCAPI_TIMEOUT_IMMEDIATE 0       /* do not wait */
-#define MCAPI_NODE_INVALID (~0)         /* returned for an invalid node */
-#define MCAPI_DOMAIN_INVALID (~0)       /* returned for an invalid domain */
-#define MCAPI_RETURN_VALUE_INVALID (~0) /* returned with an error */
-#define MCAPI_MAX_PRORITY 0             /* (sic) the highest priority */
-#define MCAPI_MAX_STATUS_MSG_LEN 32     /* enough for mcapi_display_status */
+#define MCAPI_PORT_ANY (~0)                            /* endpoint_create: the lowest free port */
+#define MCAPI_TIMEOUT_INFINITE (~0)                    /* wait forever */
+#define MCAPI_TIMEOUT_IMMEDIATE 0                      /* do not wait */
+#define MCAPI_NODE_INVALID (~0)                        /* returned for an invalid node */
+#define MCAPI_DOMAIN_INVALID (~0)                      /* returned for an invalid domain */
+#define MCAPI_RETURN_VALUE_INVALID (~0)                /* returned with an error */
+#define MCAPI_MAX_PRORITY 0                            /* (sic) the highest priority */
+#define MCAPI_MAX_STATUS_MSG_LEN 32                    /* enough for mcapi_display_status */
+#define MCAPI_MAX_STATUS_SIZE MCAPI_MAX_STATUS_MSG_LEN /* the reference's name */
 
 #ifndef MCAPI_IN
 #define MCAPI_IN const

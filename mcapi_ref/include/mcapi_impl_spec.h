@@ -29,6 +29,7 @@ typedef mca_uint32_t mcapi_sclchan_send_hndl_t;
 /* A request: an entry of the calling node's request table (plus a
  * generation). The caller owns the storage of the handle. */
 typedef mca_uint32_t mcapi_request_t;
+typedef mcapi_request_t mca_request_t; /* the reference implementation's name */
 
 /* ---- Ranges of identifiers (specification names). --------------------- */
 
@@ -75,6 +76,8 @@ typedef mca_uint32_t mcapi_request_t;
  * none free a send behaves as with a full queue. */
 #define MCAPI_MAX_MSG_BUFFERS 512
 #define MCAPI_MAX_PKT_BUFFERS 64
+/* The reference implementation's name: all the domain's buffers. */
+#define MCAPI_MAX_BUFFERS (MCAPI_MAX_MSG_BUFFERS + MCAPI_MAX_PKT_BUFFERS)
 
 /* Timeouts (mcapi_timeout_t, MCAPI_ENDP_ATTR_TIMEOUT) count milliseconds. */
 #define MCAPI_TIMEOUT_UNIT_NS 1000000u

@@ -264,6 +264,32 @@ static void case_reclaim_pkt(void *arg)
     mt_fini();
 }
 
+/* The reference implementation's names a ported program uses, where they
+ * do not clash with the specification (docs/mcapi.md, porting). */
+static void case_reference_names(void *arg)
+{
+    (void)arg;
+    mt_init(0);
+    char text[MCAPI_MAX_STATUS_SIZE];
+    ck_assert_ptr_nonnull(mcapi_display_status(MCAPI_ERR_PARAMETER, text, sizeof text));
+    ck_assert_str_eq(text, "MCAPI_ERR_PARAMETER");
+    ck_assert_uint_eq(MCAPI_MAX_BUFFERS, MCAPI_MAX_MSG_BUFFERS + MCAPI_MAX_PKT_BUFFERS);
+    mca_request_t r;
+    mcapi_status_t st = 0;
+    mcapi_endpoint_t a = mt_ep(1);
+    char buf[4];
+    mcapi_msg_recv_i(a, buf, sizeof buf, &r, &st);
+    MT_EQ(st, MCAPI_PENDING);
+    size_t size;
+    st = 0;
+    ck_assert_int_eq(mcapi_wait(&r, &size, 1, &st), MCAPI_FALSE);
+    MT_EQ(st, MCAPI_TIMEOUT);
+    mcapi_cancel(&r, &st);
+    mcapi_wait(&r, &size, MCA_INFINITE, &st);
+    MT_EQ(st, MCAPI_ERR_REQUEST_CANCELLED);
+    mt_fini();
+}
+
 void mt_limits(void)
 {
     static const struct harness_case cases[] = {
@@ -272,6 +298,7 @@ void mt_limits(void)
         {.name = "lim_pkt_buffers", .core = case_pkt_buffers, .cores = 1},
         {.name = "lim_reclaim_msg", .core = case_reclaim_msg, .cores = 1},
         {.name = "lim_reclaim_pkt", .core = case_reclaim_pkt, .cores = 2},
+        {.name = "lim_reference_names", .core = case_reference_names, .cores = 1},
     };
     harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
 }
