@@ -120,7 +120,8 @@ struct db {
     struct db_endp endp[DB_SLOTS];
     struct db_chan chan[MCAPI_MAX_CHANNELS];
     struct db_pool msg, pkt;
-    uint8_t holder[MCAPI_MAX_PKT_BUFFERS]; /* node + 1 holding a received packet */
+    uint8_t holder[MCAPI_MAX_PKT_BUFFERS];     /* node + 1 holding a received packet */
+    uint32_t pkt_dirty[MCAPI_MAX_PKT_BUFFERS]; /* bytes of a buffer not known to be zero */
     _Alignas(64) unsigned char msgbuf[MCAPI_MAX_MSG_BUFFERS][MCAPI_MAX_MSG_SIZE];
     _Alignas(64) unsigned char pktbuf[MCAPI_MAX_PKT_BUFFERS][MCAPI_MAX_PKT_SIZE];
 };

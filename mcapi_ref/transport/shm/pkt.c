@@ -6,9 +6,14 @@
  * receiver reads the packet where it lies (one copy in all), and the buffer
  * stays out of the pool until mcapi_pktchan_release. `holder` records who
  * holds a received buffer: a release of anything else is refused, and a
- * node that finalises gives back what it holds.
+ * node that finalises gives back what it holds. A buffer's bytes past the
+ * packet are zero: a reused buffer's stale tail is cleared when the next,
+ * shorter packet is written (a receiver reading past the received size
+ * sees no older packet; host work, not charged in simulation).
  */
 #include "db.h"
+
+#include <string.h>
 
 mcapi_status_t tp_pkt_send(struct tp_node *tp, struct tp_op *op)
 {
@@ -18,7 +23,11 @@ mcapi_status_t tp_pkt_send(struct tp_node *tp, struct tp_op *op)
     if (st == MCAPI_SUCCESS && !op->held) {
         if (tp_pool_get(tp, &db->pkt, &op->held) != MCAPI_SUCCESS)
             return c->fail ? MCAPI_ERR_MEM_LIMIT : MCAPI_PENDING;
-        drv_shm_copy(db->pktbuf[op->held - 1], op->src, op->len);
+        unsigned i = op->held - 1;
+        drv_shm_copy(db->pktbuf[i], op->src, op->len);
+        if (db->pkt_dirty[i] > op->len)
+            memset(db->pktbuf[i] + op->len, 0, db->pkt_dirty[i] - op->len);
+        db->pkt_dirty[i] = (uint32_t)op->len;
     }
     uint64_t w = 0;
     if (st == MCAPI_SUCCESS) {
