@@ -223,12 +223,12 @@ static void case_status(void *arg)
     mcapi_pktchan_recv_hndl_t rh;
     mcapi_request_t rs, rr;
     mcapi_status_t ss = 0, sr = 0;
+    /* An open completes once connected: the other end need not be open. */
     mcapi_pktchan_send_open_i(&sh, tx, &rs, &ss);
-    MT_EQ(ss, MCAPI_PENDING);
-    ck_assert_uint_eq(get_uint(tx, MCAPI_ENDP_ATTR_ENDP_STATUS),
-                      con | MCAPI_ENDP_ATTR_STATUS_OPEN_PENDING | pkt | send);
-    mcapi_pktchan_recv_open_i(&rh, rx, &rr, &sr);
     MT_EQ(mt_done(&rs, ss, NULL), MCAPI_SUCCESS);
+    ck_assert_uint_eq(get_uint(tx, MCAPI_ENDP_ATTR_ENDP_STATUS), con | open | pkt | send);
+    ck_assert_uint_eq(get_uint(rx, MCAPI_ENDP_ATTR_ENDP_STATUS), con | pkt | recv);
+    mcapi_pktchan_recv_open_i(&rh, rx, &rr, &sr);
     MT_EQ(mt_done(&rr, sr, NULL), MCAPI_SUCCESS);
     ck_assert_uint_eq(get_uint(tx, MCAPI_ENDP_ATTR_ENDP_STATUS), con | open | pkt | send);
     ck_assert_uint_eq(get_uint(rx, MCAPI_ENDP_ATTR_ENDP_STATUS), con | open | pkt | recv);
@@ -246,6 +246,19 @@ static void case_status(void *arg)
     ck_assert_uint_eq(get_uint(rx, MCAPI_ENDP_ATTR_TYPE), MCAPI_ENDP_ATTR_TYPE_SCLCHAN);
     mt_scl_close_send(ssh);
     mt_scl_close_recv(srh);
+
+    /* An open before the connect is pending, and says so. */
+    ss = 0;
+    mcapi_pktchan_send_open_i(&sh, tx, &rs, &ss);
+    MT_EQ(ss, MCAPI_PENDING);
+    ck_assert_uint_eq(get_uint(tx, MCAPI_ENDP_ATTR_ENDP_STATUS),
+                      MCAPI_ENDP_ATTR_STATUS_OPEN_PENDING);
+    st = 0;
+    mcapi_pktchan_connect_i(tx, rx, &r, &st);
+    MT_EQ(mt_done(&r, st, NULL), MCAPI_SUCCESS);
+    MT_EQ(mt_done(&rs, ss, NULL), MCAPI_SUCCESS);
+    ck_assert_uint_eq(get_uint(tx, MCAPI_ENDP_ATTR_ENDP_STATUS), con | open | pkt | send);
+    mt_pkt_close_send(sh);
     mt_fini();
 }
 

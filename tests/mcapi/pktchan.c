@@ -6,8 +6,9 @@
 
 static const size_t sizes[] = {1, 2, 100, 1024, 4096, 65535, MCAPI_MAX_PKT_SIZE};
 
-/* Core 0 connects its endpoint to core 1's; the opens complete only once
- * both sides have opened; packets of every size arrive intact; closing
+/* Core 0 connects its endpoint to core 1's; an open completes once the
+ * channel is connected, before the other side opens, and a packet sent
+ * then waits for the receiver; packets of every size arrive intact; closing
  * both sides tears the channel down so the endpoints connect again. */
 static void case_basic(void *arg)
 {
@@ -37,22 +38,28 @@ static void case_basic(void *arg)
     }
     harness_barrier(); /* 1: connected */
 
-    /* Node 0 opens first: pending until node 1 opens its side. */
+    /* Node 0 opens first: done at once (connected), and it sends before
+     * node 1 has opened its side; the packet waits in node 1's queue. */
     mcapi_pktchan_send_hndl_t sh = 0;
     mcapi_pktchan_recv_hndl_t rh = 0;
     if (me == 0) {
         st = 0;
         mcapi_pktchan_send_open_i(&sh, ep, &r, &st);
-        MT_EQ(st, MCAPI_PENDING);
+        MT_EQ(mt_done(&r, st, NULL), MCAPI_SUCCESS);
         st = 0;
-        ck_assert_int_eq(mcapi_test(&r, &size, &st), MCAPI_FALSE);
-        MT_EQ(st, MCAPI_PENDING);
+        mcapi_pktchan_send(sh, "early", 6, &st);
+        MT_EQ(st, MCAPI_SUCCESS);
     }
     harness_barrier(); /* 2 */
-    if (me == 1) rh = mt_pkt_open_recv(ep);
-    if (me == 0) {
+    if (me == 1) {
+        rh = mt_pkt_open_recv(ep);
+        void *p = NULL;
         st = 0;
-        ck_assert_int_eq(mcapi_wait(&r, &size, MT_WAIT_MS, &st), MCAPI_TRUE);
+        mcapi_pktchan_recv(rh, &p, &size, &st);
+        MT_EQ(st, MCAPI_SUCCESS);
+        ck_assert_uint_eq(size, 6);
+        ck_assert_str_eq(p, "early");
+        mcapi_pktchan_release(p, &st);
         MT_EQ(st, MCAPI_SUCCESS);
     }
     harness_barrier(); /* 3: open */
@@ -231,18 +238,17 @@ static void case_errors(void *arg)
     mcapi_pktchan_send_open_i(&sh, rx, &r, &st);
     MT_EQ(mt_done(&r, st, NULL), MCAPI_ERR_CHAN_DIRECTION);
 
-    /* The channel still opens the right way; a second open while the
-     * first is pending is refused. */
+    /* The channel still opens the right way; a second open once it is
+     * open is refused. */
     mcapi_request_t rs, rr, r2;
     mcapi_status_t ss = 0, sr = 0;
     mcapi_pktchan_send_open_i(&sh, tx, &rs, &ss);
-    MT_EQ(ss, MCAPI_PENDING);
+    MT_EQ(mt_done(&rs, ss, NULL), MCAPI_SUCCESS);
     mcapi_pktchan_send_hndl_t sh2;
     st = 0;
     mcapi_pktchan_send_open_i(&sh2, tx, &r2, &st);
-    MT_EQ(mt_done(&r2, st, NULL), MCAPI_ERR_CHAN_OPENPENDING);
+    MT_EQ(mt_done(&r2, st, NULL), MCAPI_ERR_CHAN_OPEN);
     mcapi_pktchan_recv_open_i(&rh, rx, &rr, &sr);
-    MT_EQ(mt_done(&rs, ss, NULL), MCAPI_SUCCESS);
     MT_EQ(mt_done(&rr, sr, NULL), MCAPI_SUCCESS);
     ck_assert_uint_ne(sh, rh);
     /* Open: neither endpoint can be connected again. */
@@ -439,6 +445,11 @@ static void case_open_first(void *arg)
     mcapi_status_t ss = 0, sr = 0, sc = 0;
     mcapi_pktchan_send_open_i(&sh, tx, &rs, &ss);
     MT_EQ(ss, MCAPI_PENDING);
+    mcapi_pktchan_send_hndl_t sh2;
+    mcapi_request_t r2;
+    mcapi_status_t s2 = 0;
+    mcapi_pktchan_send_open_i(&sh2, tx, &r2, &s2); /* a second while pending */
+    MT_EQ(mt_done(&r2, s2, NULL), MCAPI_ERR_CHAN_OPENPENDING);
     mcapi_pktchan_recv_open_i(&rh, rx, &rr, &sr);
     MT_EQ(sr, MCAPI_PENDING);
     mcapi_pktchan_connect_i(tx, rx, &rc, &sc);
@@ -634,11 +645,89 @@ static void case_reuse_clean(void *arg)
     mt_fini();
 }
 
+/* The reference implementation's tests open both ends from one thread:
+ * open the send end and wait for it, then the receive end. Each open
+ * completes once the channel is connected, so this does not deadlock;
+ * a packet or scalar sent before the receive end opens waits for it. */
+static void case_one_thread_opens(void *arg)
+{
+    (void)arg;
+    mt_init(0);
+    mcapi_endpoint_t tx = mt_ep(1), rx = mt_ep(2), stx = mt_ep(3), srx = mt_ep(4);
+    mcapi_request_t r;
+    mcapi_status_t st = 0;
+    size_t size;
+    mcapi_pktchan_connect_i(tx, rx, &r, &st);
+    ck_assert_int_eq(mcapi_wait(&r, &size, MT_WAIT_MS, &st), MCAPI_TRUE);
+    MT_EQ(st, MCAPI_SUCCESS);
+    mcapi_pktchan_send_hndl_t sh;
+    mcapi_pktchan_recv_hndl_t rh;
+    mcapi_pktchan_send_open_i(&sh, tx, &r, &st);
+    ck_assert_int_eq(mcapi_wait(&r, &size, MT_WAIT_MS, &st), MCAPI_TRUE);
+    MT_EQ(st, MCAPI_SUCCESS);
+    mcapi_pktchan_send(sh, "first", 6, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    mcapi_pktchan_recv_open_i(&rh, rx, &r, &st);
+    ck_assert_int_eq(mcapi_wait(&r, &size, MT_WAIT_MS, &st), MCAPI_TRUE);
+    MT_EQ(st, MCAPI_SUCCESS);
+    void *p = NULL;
+    mcapi_pktchan_recv(rh, &p, &size, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    ck_assert_str_eq(p, "first");
+    mcapi_pktchan_release(p, &st);
+    mt_pkt_close_send(sh);
+    mt_pkt_close_recv(rh);
+
+    mcapi_sclchan_connect_i(stx, srx, &r, &st);
+    ck_assert_int_eq(mcapi_wait(&r, &size, MT_WAIT_MS, &st), MCAPI_TRUE);
+    mcapi_sclchan_send_hndl_t ssh;
+    mcapi_sclchan_recv_hndl_t srh;
+    mcapi_sclchan_send_open_i(&ssh, stx, &r, &st);
+    ck_assert_int_eq(mcapi_wait(&r, &size, MT_WAIT_MS, &st), MCAPI_TRUE);
+    MT_EQ(st, MCAPI_SUCCESS);
+    mcapi_sclchan_send_uint32(ssh, 42, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    mcapi_sclchan_recv_open_i(&srh, srx, &r, &st);
+    ck_assert_int_eq(mcapi_wait(&r, &size, MT_WAIT_MS, &st), MCAPI_TRUE);
+    MT_EQ(st, MCAPI_SUCCESS);
+    ck_assert_uint_eq(mcapi_sclchan_recv_uint32(srh, &st), 42);
+    MT_EQ(st, MCAPI_SUCCESS);
+    mt_fini();
+}
+
+/* An open whose other end was deleted without ever opening succeeds (the
+ * channel was connected); the first send on it is MCAPI_ERR_CHAN_NOTOPEN,
+ * as after the receiver's close (docs/mcapi.md). */
+static void case_open_peer_gone(void *arg)
+{
+    (void)arg;
+    mt_init(0);
+    mcapi_endpoint_t tx = mt_ep(1), rx = mt_ep(2);
+    mcapi_request_t r;
+    mcapi_status_t st = 0;
+    mcapi_pktchan_connect_i(tx, rx, &r, &st);
+    MT_EQ(mt_done(&r, st, NULL), MCAPI_SUCCESS);
+    st = 0;
+    mcapi_endpoint_delete(rx, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    mcapi_pktchan_send_hndl_t sh;
+    st = 0;
+    mcapi_pktchan_send_open_i(&sh, tx, &r, &st);
+    MT_EQ(mt_done(&r, st, NULL), MCAPI_SUCCESS);
+    st = 0;
+    mcapi_pktchan_send(sh, "x", 2, &st);
+    MT_EQ(st, MCAPI_ERR_CHAN_NOTOPEN);
+    mt_pkt_close_send(sh);
+    mt_fini();
+}
+
 void mt_pktchan(void)
 {
     static const struct harness_case cases[] = {
         {.name = "pkt_basic", .core = case_basic, .cores = 2},
         {.name = "pkt_reuse_clean", .core = case_reuse_clean, .cores = 1},
+        {.name = "pkt_one_thread_opens", .core = case_one_thread_opens, .cores = 1},
+        {.name = "pkt_open_peer_gone", .core = case_open_peer_gone, .cores = 1},
         {.name = "pkt_errors", .core = case_errors, .cores = 1},
         {.name = "pkt_release", .core = case_release, .cores = 1},
         {.name = "pkt_close", .core = case_close, .cores = 1},

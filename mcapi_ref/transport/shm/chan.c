@@ -4,8 +4,14 @@
  * A channel is an entry of the domain's channel table holding the queue
  * of its receiving end and the state of both ends (db.h, enum db_side).
  * Connect (by anyone) links two endpoints to a free entry. Each owner then
- * opens its end; an open completes once both ends have asked to open, so
- * either side may open first. Closing an end detaches its endpoint at
+ * opens its end; an open completes once the channel is connected, whether
+ * or not the other end has opened (so one thread may open the send end,
+ * wait, then open the receive end, as the reference implementation's tests
+ * do): packets and scalars sent before the receiver opens wait in the
+ * receiving end's queue, which exists from the connect. An open whose other
+ * end was closed (or its endpoint deleted) without ever opening succeeds
+ * too; the first send on it, or a receive once the queue is empty, is then
+ * MCAPI_ERR_CHAN_NOTOPEN, as after a close. Closing an end detaches its endpoint at
  * once (it may be connected anew); the entry is freed when both ends are
  * closed. Closing the receiving end drops what is queued; a sender then
  * gets MCAPI_ERR_CHAN_NOTOPEN, and so does a receiver that has emptied
@@ -96,13 +102,12 @@ mcapi_status_t tp_chan_connect(struct tp_node *tp, struct tp_op *op)
 }
 
 /* TP_OPEN: the first step asks to open the end, later steps wait for the
- * connection and for the other end. */
+ * connection. */
 mcapi_status_t tp_chan_open(struct tp_node *tp, struct tp_op *op)
 {
     struct db_endp *e = tp_own_endp(tp, op->h);
     if (!e) return MCAPI_ERR_ENDP_DELETED; /* check() saw it: deleted while pending */
     mcapi_status_t st = MCAPI_PENDING;
-    uint64_t w = 0;
     drv_shm_lock(&e->lock);
     if (!op->state) {
         if (e->opening || e->chopen) {
@@ -122,13 +127,9 @@ mcapi_status_t tp_chan_open(struct tp_node *tp, struct tp_op *op)
             else if (d != op->dir)
                 st = MCAPI_ERR_CHAN_DIRECTION;
             else {
-                c->side[d] = SIDE_OPENING;
-                w = tp_take_waiters(&c->waiters); /* the other end may wait for us */
+                c->side[d] = SIDE_OPEN;
+                st = MCAPI_SUCCESS;
             }
-        }
-        if (st == MCAPI_PENDING && c->side[d] == SIDE_OPENING && c->side[!d] >= SIDE_OPENING) {
-            c->side[d] = SIDE_OPEN;
-            st = MCAPI_SUCCESS;
         }
         if (st == MCAPI_PENDING) c->waiters |= tp->bit;
         drv_shm_unlock(&c->lock);
@@ -144,7 +145,6 @@ mcapi_status_t tp_chan_open(struct tp_node *tp, struct tp_op *op)
         *op->out_h = e->chandle;
     }
     drv_shm_unlock(&e->lock);
-    tp_wake(tp, w);
     return st;
 }
 
@@ -153,15 +153,7 @@ void tp_chan_open_abort(struct tp_node *tp, struct tp_op *op)
     struct db_endp *e = tp_own_endp(tp, op->h);
     if (!e || !op->state) return;
     drv_shm_lock(&e->lock);
-    if (e->opening) {
-        e->opening = 0;
-        if (e->chan >= 0) {
-            struct db_chan *c = &tp->db->chan[e->chan];
-            drv_shm_lock(&c->lock);
-            if (c->side[e->dir] == SIDE_OPENING) c->side[e->dir] = SIDE_CONN;
-            drv_shm_unlock(&c->lock);
-        }
-    }
+    e->opening = 0; /* an open pends only before the connect: no side to undo */
     drv_shm_unlock(&e->lock);
 }
 

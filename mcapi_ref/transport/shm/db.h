@@ -49,7 +49,6 @@ enum db_node_state { NODE_FREE, NODE_REGULAR, NODE_VIRTUAL };
 /* One end of a channel. */
 enum db_side {
     SIDE_CONN = 1, /* connected, not opened */
-    SIDE_OPENING,  /* an open waits for the other end's */
     SIDE_OPEN,
     SIDE_CLOSED /* closed, or its endpoint deleted */
 };
