@@ -114,9 +114,6 @@ class Engine
     virtual uint64_t reg_ps(RegOp op) = 0;
     // Whether the engine completes DESC_PUSH transfers (plat_dma_start_push).
     virtual bool can_push() const { return false; }
-    // Whether it does plat_dma_send and has receive channels (plat_rx_*):
-    // false makes those PLAT_ENOTSUP (an engine shared by every core).
-    virtual bool can_send() const { return true; }
     // plat_dma_reach: whether this engine masters the memory at [p, p+n):
     // everything, unless the kind confined it to one memory (the HIBI PE
     // DMA masters only its PE's dual-port RAM).

@@ -8,14 +8,16 @@
  */
 #include "top.h"
 
-/* A failed _i call's request: reported finished (size 0, its error). */
+/* Whether *request is a failed _i call's request; if so it is reported:
+ * size 0 and its error, or MCAPI_ERR_PARAMETER without size (*done false). */
 static bool report_failed(const struct top_node *n, const mcapi_request_t *request, size_t *size,
-                          mcapi_status_t *status)
+                          mcapi_status_t *status, mcapi_boolean_t *done)
 {
     mcapi_status_t st;
-    if (!request || !size || !top_req_failed(n, request, &st)) return false;
-    *size = 0;
-    *status = st;
+    if (!request || !top_req_failed(n, request, &st)) return false;
+    *done = size != NULL;
+    *status = size ? st : MCAPI_ERR_PARAMETER;
+    if (size) *size = 0;
     return true;
 }
 
@@ -33,7 +35,8 @@ mcapi_boolean_t mcapi_test(mcapi_request_t *request, MCAPI_OUT size_t *size,
 {
     if (!mcapi_status) return MCAPI_FALSE;
     struct top_node *n = top_enter(mcapi_status);
-    if (n && report_failed(n, request, size, mcapi_status)) return MCAPI_TRUE;
+    mcapi_boolean_t done;
+    if (n && report_failed(n, request, size, mcapi_status, &done)) return done;
     struct req *r = n ? lookup(n, request, mcapi_status) : NULL;
     if (!r) return MCAPI_FALSE;
     if (!size) {
@@ -54,7 +57,8 @@ mcapi_boolean_t mcapi_wait(mcapi_request_t *request, MCAPI_OUT size_t *size,
 {
     if (!mcapi_status) return MCAPI_FALSE;
     struct top_node *n = top_enter(mcapi_status);
-    if (n && report_failed(n, request, size, mcapi_status)) return MCAPI_TRUE;
+    mcapi_boolean_t done;
+    if (n && report_failed(n, request, size, mcapi_status, &done)) return done;
     struct req *r = n ? lookup(n, request, mcapi_status) : NULL;
     if (!r) return MCAPI_FALSE;
     if (!size) {
@@ -80,8 +84,9 @@ mcapi_uint_t mcapi_wait_any(MCAPI_IN size_t number, mcapi_request_t **requests,
         *mcapi_status = MCAPI_ERR_PARAMETER;
         return MCAPI_RETURN_VALUE_INVALID;
     }
+    mcapi_boolean_t reported; /* size is not NULL here: always true */
     for (size_t i = 0; i < number; i++)
-        if (report_failed(n, requests[i], size, mcapi_status)) return (mcapi_uint_t)i;
+        if (report_failed(n, requests[i], size, mcapi_status, &reported)) return (mcapi_uint_t)i;
     struct req *r[MCAPI_MAX_REQUESTS];
     for (size_t i = 0; i < number; i++)
         if (!(r[i] = lookup(n, requests[i], mcapi_status))) return MCAPI_RETURN_VALUE_INVALID;

@@ -32,7 +32,7 @@
  * the descriptors in memory are not modelled (a plat_dma record is the
  * descriptor, never read through the fabric); nor channel priorities (the
  * FIFO is in submission order). No receive channels: plat_dma_send and
- * plat_rx_* are PLAT_ENOTSUP (can_send false). A descriptor's private
+ * plat_rx_* are PLAT_ENOTSUP (no channels). A descriptor's private
  * pointers (a core's stack) decode as the submitting core's memory.
  *
  * Sockets: isock[c], one initiator per channel, each bound to the crossbar
@@ -68,7 +68,6 @@ class Pktdma : public sc_core::sc_module, public Engine
     void submit(Thread &t, DmaDesc *d) override;
     uint64_t reg_ps(RegOp op) override;
     bool can_push() const override { return true; }
-    bool can_send() const override { return false; }
 
   protected:
     void charge(Thread &t, RegOp op) override;

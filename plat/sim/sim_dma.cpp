@@ -67,8 +67,7 @@ int sim_dma_send(plat_dma *d, int core, unsigned chan, const void *src, size_t n
 {
     Thread &t = self();
     Core &c = *t.core;
-    Engine &own = kernel().engine(c.index);
-    if (!(c.caps & PLAT_CAP_DMA) || !own.can_send() || !own.channels()) return PLAT_ENOTSUP;
+    if (!(c.caps & PLAT_CAP_DMA) || !kernel().engine(c.index).channels()) return PLAT_ENOTSUP;
     if (core < 0 || core >= kernel().cores() || chan >= kernel().engine(core).channels())
         return PLAT_EINVAL;
     need(d, "plat_dma_send");

@@ -7,12 +7,11 @@ namespace ipcsim
 {
 
 // The calling core's engine, or NULL with *st set: no PLAT_CAP_DMA or an
-// engine without receive channels (PLAT_ENOTSUP), or a channel it does not
-// have.
+// engine without receive channels (PLAT_ENOTSUP: KeyStone's PKTDMA), or a
+// channel it does not have.
 static Engine *engine_for(Thread &t, unsigned chan, int *st)
 {
-    if (!(t.core->caps & PLAT_CAP_DMA) || !kernel().engine(t.core->index).can_send() ||
-        !kernel().engine(t.core->index).channels()) {
+    if (!(t.core->caps & PLAT_CAP_DMA) || !kernel().engine(t.core->index).channels()) {
         *st = PLAT_ENOTSUP;
         return nullptr;
     }

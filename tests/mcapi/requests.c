@@ -499,6 +499,9 @@ static void case_failed_i(void *arg)
         for (int how = 0; how < 3; how++)
             MT_EQ_AT(failed_wait(&c[i].r, how), c[i].want, "call %d, way %d", i, how);
         mcapi_status_t st = 0;
+        ck_assert_int_eq(mcapi_test(&c[i].r, NULL, &st), MCAPI_FALSE);
+        MT_EQ_AT(st, MCAPI_ERR_PARAMETER, "test without size %d", i); /* as for any request */
+        st = 0;
         mcapi_cancel(&c[i].r, &st); /* finished already */
         MT_EQ_AT(st, MCAPI_ERR_REQUEST_INVALID, "cancel %d", i);
     }

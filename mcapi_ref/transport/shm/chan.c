@@ -101,8 +101,7 @@ mcapi_status_t tp_chan_connect(struct tp_node *tp, struct tp_op *op)
     return st;
 }
 
-/* TP_OPEN: the first step asks to open the end, later steps wait for the
- * connection. */
+/* TP_OPEN: done at once if connected, else pending until the connect. */
 mcapi_status_t tp_chan_open(struct tp_node *tp, struct tp_op *op)
 {
     struct db_endp *e = tp_own_endp(tp, op->h);
@@ -121,17 +120,15 @@ mcapi_status_t tp_chan_open(struct tp_node *tp, struct tp_op *op)
         struct db_chan *c = &tp->db->chan[e->chan];
         unsigned d = e->dir;
         drv_shm_lock(&c->lock);
-        if (c->side[d] == SIDE_CONN) {
-            if (c->type != op->chan)
-                st = MCAPI_ERR_CHAN_TYPE;
-            else if (d != op->dir)
-                st = MCAPI_ERR_CHAN_DIRECTION;
-            else {
-                c->side[d] = SIDE_OPEN;
-                st = MCAPI_SUCCESS;
-            }
+        /* Connected: the open's outcome is known (a closed end has no chan). */
+        if (c->type != op->chan)
+            st = MCAPI_ERR_CHAN_TYPE;
+        else if (d != op->dir)
+            st = MCAPI_ERR_CHAN_DIRECTION;
+        else {
+            c->side[d] = SIDE_OPEN;
+            st = MCAPI_SUCCESS;
         }
-        if (st == MCAPI_PENDING) c->waiters |= tp->bit;
         drv_shm_unlock(&c->lock);
     } else {
         e->waiters |= tp->bit; /* connect wakes us */
