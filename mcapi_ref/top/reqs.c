@@ -240,7 +240,11 @@ static mcapi_status_t block(struct top_node *n, struct tp_op *op, mcapi_timeout_
         uint32_t e = n->t->epoch(n->tp);
         st = run(n, op);
         if (st != MCAPI_PENDING) return st;
-        if (!req_sleep(n, e, deadline)) break;
+        if (req_sleep(n, e, deadline)) continue;
+        /* A transfer the engine has started cannot be withdrawn, and it
+         * reads the caller's buffer: the call returns when it is done. */
+        if (!op->started) break;
+        deadline = PLAT_FOREVER;
     }
     n->t->abort(n->tp, op);
     return MCAPI_TIMEOUT;

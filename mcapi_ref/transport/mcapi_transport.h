@@ -94,7 +94,9 @@ struct tp_op {
     uint8_t state;           /* the transport's progress marks; 0 when new */
     /* The transport's: nonzero while the op, though pending, no longer holds
      * back later ops on its endpoint or channel (a transfer already handed
-     * to an engine that completes in order; top/reqs.c). */
+     * to an engine that completes in order; top/reqs.c). A blocking call
+     * whose op has started does not time out: the engine reads the
+     * caller's buffer until the transfer ends. */
     uint8_t started;
     mcapi_uint32_t h, to;
     mcapi_priority_t prio;

@@ -344,6 +344,60 @@ static void case_loopback(void *arg)
     dt_fini();
 }
 
+/* Sends with a short timeout to a port whose receiver reads nothing for a
+ * while: its internal buffers fill, and a later transfer waits in the
+ * sender's engine. A send that reports a timeout must not arrive later
+ * (the engine cannot withdraw a started transfer, which reads the caller's
+ * buffer); here every send completes once the receiver reads. */
+static void case_timeout_started(void *arg)
+{
+    (void)arg;
+    enum { N = 40 };
+    int me = plat_core();
+    dt_init();
+    mcapi_endpoint_t ep = dt_ep(3);
+    mcapi_status_t st;
+    if (me == 1) {
+        mcapi_endpoint_t to = dt_get(0, 3);
+        dt_set_timeout(ep, 2);
+        uint64_t ok = 0;
+        for (uint32_t i = 0; i < N; i++) {
+            uint32_t v = i;
+            st = 0;
+            mcapi_msg_send(ep, to, &v, sizeof v, 0, &st);
+            ck_assert_msg(st == MCAPI_SUCCESS || st == MCAPI_TIMEOUT, "send %u: %s", i,
+                          mcx_name(st));
+            if (st == MCAPI_SUCCESS) ok |= 1ull << i;
+            v = 0xdeadu; /* a returned send's buffer is the caller's again */
+        }
+        dt_put(0, ok);
+        dt_put(1, 1);
+    } else {
+        plat_sleep_ns(100 * 1000000ull);
+        uint64_t got = 0;
+        for (;;) {
+            uint32_t v = 0;
+            size_t n = 0;
+            st = 0;
+            dt_set_timeout(ep, 50);
+            mcapi_msg_recv(ep, &v, sizeof v, &n, &st);
+            if (st == MCAPI_TIMEOUT && dt_take(1)) break;
+            if (st == MCAPI_TIMEOUT) continue;
+            DT_EQ(st, MCAPI_SUCCESS);
+            ck_assert_msg(v < N, "received %#x: a buffer reused after its send returned", v);
+            ck_assert_msg(!(got >> v & 1), "message %u arrived twice", v);
+            got |= 1ull << v;
+        }
+        uint64_t ok = dt_take(0);
+        ck_assert_msg(got == ok, "sent %#llx (the rest timed out), received %#llx",
+                      (unsigned long long)ok, (unsigned long long)got);
+        ck_assert_msg(ok == (1ull << N) - 1, "sends timed out: %#llx succeeded",
+                      (unsigned long long)ok);
+    }
+    harness_barrier();
+    dt_fini();
+}
+
 void dt_msg_cases(void)
 {
     static const struct harness_case cases[] = {
@@ -354,6 +408,7 @@ void dt_msg_cases(void)
         {.name = "msg_many", .core = case_many, .cores = 3},
         {.name = "msg_both_first", .core = case_both_first, .cores = 2},
         {.name = "msg_loopback", .core = case_loopback, .cores = 1},
+        {.name = "msg_timeout_started", .core = case_timeout_started, .cores = 2},
     };
     harness_add_cases("mcapi_dma", cases, HARNESS_COUNT(cases));
 }
