@@ -12,6 +12,9 @@
  * never waits on this channel for longer than it takes the receiver to
  * post the next buffer).
  *
+ * A packet handed out has zeros past its length up to the buffer's end, as
+ * on shared memory (docs/mcapi.md, porting).
+ *
  * A scalar is one transfer of its width (1, 2, 4 or 8 bytes); its length
  * tells the receiver the width (MCAPI_ERR_SCL_SIZE if it differs from the
  * receive's, the scalar stays).
@@ -252,6 +255,11 @@ mcapi_status_t dt_pkt_recv(struct tp_node *tp, struct tp_op *op)
         op->value = v;
         give_back(tp, s, i);
     } else {
+        /* A ported program may compare past the received size: the bytes
+         * an older, longer packet left there are cleared (host work, not
+         * charged: the hardware does not do it). */
+        if (s->dirty[i] > s->len[i]) memset(buf + s->len[i], 0, s->dirty[i] - s->len[i]);
+        s->dirty[i] = s->len[i];
         s->st[i] = B_HELD;
         *op->out_buf = buf;
     }

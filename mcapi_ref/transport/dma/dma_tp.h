@@ -138,7 +138,8 @@ struct dt_set {
     unsigned char *mem;
     uint8_t st[DT_DEPTH_MAX];
     uint32_t len[DT_DEPTH_MAX];
-    uint8_t fifo[DT_DEPTH_MAX]; /* full buffers in arrival order */
+    uint32_t dirty[DT_DEPTH_MAX]; /* bytes of the buffer that may be nonzero */
+    uint8_t fifo[DT_DEPTH_MAX];   /* full buffers in arrival order */
     uint8_t fhead, fn;
     uint32_t got;    /* transfers arrived in all */
     uint32_t expect; /* transfers the sender started in all (its CLOSE); UINT32_MAX: unknown */
