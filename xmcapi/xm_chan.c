@@ -170,7 +170,10 @@ mcapi_status_t xm_chan_open(struct tp_node *tp, struct tp_op *op)
         }
         e->open_sent = 1;
     }
-    if (st == MCAPI_PENDING && e->peer_open) {
+    /* Open once connected, not once the other end has opened too: one
+     * thread may open both ends (docs/mcapi.md, porting); what is sent
+     * meanwhile queues at the receiving end, which is attached. */
+    if (st == MCAPI_PENDING) {
         e->cstate = XC_OPEN;
         e->cgen = (uint16_t)((e->cgen + 1u) & 0x7ffu);
         e->chandle = xm_h(2 + op->chan * 2u + op->dir, tp->dom, tp->node, e->cgen, e->port);
@@ -184,12 +187,14 @@ mcapi_status_t xm_chan_open(struct tp_node *tp, struct tp_op *op)
 /* Close an end at once; the peer learns it from a CLOSE frame. */
 void xm_chan_detach(struct tp_node *tp, struct xm_ep *e)
 {
-    if (e->peer == tp->self) {
-        struct xm_ep *o = xm_ep_by_port(tp, e->peer_port);
-        if (o && o->qp == e->qp) o->peer_closed = 1;
-    } else if (!e->failed) {
+    /* A sending end's CLOSE goes down the stream of its data, also to an
+     * end of our own: it must arrive after the packets sent before it. A
+     * receiving end of ours closing tells our sending end at once. */
+    struct xm_ep *o = e->peer == tp->self ? xm_ep_by_port(tp, e->peer_port) : NULL;
+    if (o && o->qp == e->qp && e->cdir == TP_RECV)
+        o->peer_closed = 1;
+    else if (!e->failed)
         xm_ctl(tp, e->peer, XW_CLOSE, 0, e->peer_port, e->qp, NULL, 0);
-    }
     xm_q_drop(e);
     e->cstate = XC_NONE; /* chandle stays: using it now gives MCAPI_ERR_CHAN_NOTOPEN */
     e->opening = 0;
