@@ -81,6 +81,7 @@ struct xm_item {
     uint8_t *buf;
     uint32_t len;
     uint16_t from; /* XM_PEER of the sender */
+    uint8_t prio;  /* a message's MCAPI priority (0 first); 0 on channels */
     uint64_t value;
 };
 

@@ -149,7 +149,7 @@ mcapi_status_t xm_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
                        e->gets ? (mcapi_node_t)(e->get_src % MCA_MAX_NODES)
                                : (mcapi_node_t)MCAPI_NODE_INVALID},
             .buffer_type = MCAPI_ENDP_ATTR_FIFO_BUFFER,
-            .nprio = 1, /* one FIFO: priorities are carried, not used */
+            .nprio = MCAPI_MAX_PRIORITY + 1, /* a message queue is kept in priority order */
             /* frames the output buffer takes before sends wait */
             .send_bufs = (mcapi_int_t)(XM_OUT_MAX / (XW_HEADER_SIZE + MCAPI_MAX_MSG_SIZE)),
             .recv_bufs = e->q.n < e->depth ? (mcapi_int_t)(e->depth - e->q.n) : 0,

@@ -3,7 +3,9 @@
  *
  * A queue is a ring that grows: what arrives past an endpoint's depth is
  * kept (it was sent before the sender could know), and the sender is held
- * back with a STOP until the queue is down to half its depth.
+ * back with a STOP until the queue is down to half its depth. It is kept in
+ * priority order, first come first within a priority (messages carry
+ * theirs; channel items are all priority 0, so they only ever append).
  */
 #include "xm.h"
 
@@ -21,7 +23,12 @@ bool xm_q_push(struct xm_queue *q, const struct xm_item *it)
         q->cap = cap;
         q->head = 0;
     }
-    q->it[(q->head + q->n) % q->cap] = *it;
+    uint32_t i = q->n; /* where it goes: behind everything of its priority or higher */
+    while (i > 0 && q->it[(q->head + i - 1) % q->cap].prio > it->prio) {
+        q->it[(q->head + i) % q->cap] = q->it[(q->head + i - 1) % q->cap];
+        i--;
+    }
+    q->it[(q->head + i) % q->cap] = *it;
     q->n++;
     return true;
 }

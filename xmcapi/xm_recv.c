@@ -193,6 +193,7 @@ static bool on_data(struct tp_node *tp, unsigned from, const struct xw_header *h
     struct xm_ep *e = xm_ep_by_port(tp, h->port);
     struct xm_item it = {.len = h->size, .from = (uint16_t)from};
     if (h->type == XW_MSG) {
+        it.prio = h->priority;
         if (!e) return false;
         if (e->cstate != XC_NONE) return true; /* became a channel end: stale */
         if (!(it.buf = malloc(h->size ? h->size : 1))) return false;
