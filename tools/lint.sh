@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # lint.sh -- clang-format and cppcheck over the tracked sources, shellcheck
-# over the scripts. Exit 1 on any finding.
+# over the scripts, the docs' copy of the conformance skip lists. Exit 1 on
+# any finding.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 status=0
@@ -28,6 +29,17 @@ if [ ${#cxx_src[@]} -gt 0 ] && ! cppcheck "${cpp_common[@]}" --std=c++17 --langu
     status=1
 fi
 [ $status = 0 ] && echo "lint: cppcheck clean"
+
+# The conformance suite's skip lists, as docs/mcapi.md shows them.
+if command -v python3 >/dev/null; then
+    if diff <(python3 tools/skips-md.py) \
+            <(sed -n '/^<!-- skips begin -->$/,/^<!-- skips end -->$/p' docs/mcapi.md | sed '1d;$d'); then
+        echo "lint: docs/mcapi.md lists the skips of tests/mcapi/tp.c"
+    else
+        echo "lint: docs/mcapi.md's skip tables differ from tests/mcapi/tp.c: run tools/skips-md.py" >&2
+        status=1
+    fi
+fi
 
 if command -v shellcheck >/dev/null; then
     if shellcheck "${sh_files[@]}"; then echo "lint: shellcheck clean"; else status=1; fi

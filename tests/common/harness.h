@@ -97,6 +97,7 @@ void harness_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), nore
 struct harness_env {
     enum plat_backend backend;   /* tests may differ by backend; libraries never */
     const struct conf *platform; /* the platform file of the run, overrides applied */
+    const void *param;           /* the case's param (a suite's own context) */
 };
 
 #define HARNESS_MAX_SETS 8
@@ -121,6 +122,9 @@ struct harness_case {
      * (to fork, run twice, expect a failure...). env->platform is loaded as
      * above and freed afterwards. */
     void (*test)(const struct harness_env *env);
+    /* Passed on as env->param and harness_param(): what a suite that runs
+     * its cases several ways (MCAPI over each transport) runs them with. */
+    const void *param;
 };
 
 /* A NULL-terminated list of overrides inside a function (harness_platform):
@@ -128,8 +132,11 @@ struct harness_case {
 #define HARNESS_SETS(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define HARNESS_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Register n cases in suites "<prefix>-native" and "<prefix>-sim". */
+/* Register n cases in suites "<prefix>-native" and "<prefix>-sim". The
+ * cases are kept by pointer: they must outlive the run. */
 void harness_add_cases(const char *prefix, const struct harness_case *cases, size_t n);
+/* The running case's param, for helpers that are not handed the env. */
+const void *harness_param(void);
 
 /* ------------------------------------------------------------------------ */
 /* Running platforms (host side, inside a test)                              */

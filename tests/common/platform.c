@@ -194,6 +194,12 @@ static struct {
     char name[80]; /* "native/<case>": Check keeps the pointer */
 } reg[MAX_CASES];
 static int nreg;
+static const void *running_param;
+
+const void *harness_param(void)
+{
+    return running_param;
+}
 
 START_TEST(run_case)
 {
@@ -211,7 +217,8 @@ START_TEST(run_case)
     sets[k] = NULL;
 
     struct conf *platform = harness_platform_file(c->file, sets, c->edit_from, c->edit_to);
-    struct harness_env env = {.backend = reg[_i].b, .platform = platform};
+    struct harness_env env = {.backend = reg[_i].b, .platform = platform, .param = c->param};
+    running_param = c->param;
     if (c->test)
         c->test(&env);
     else

@@ -354,5 +354,5 @@ void mt_attributes(void)
         {.name = "attr_payload", .core = case_payload, .cores = 1},
         {.name = "attr_buffers", .core = case_buffers, .cores = 1},
     };
-    harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
+    mt_add(cases, HARNESS_COUNT(cases));
 }

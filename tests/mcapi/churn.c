@@ -165,5 +165,5 @@ void mt_churn(void)
         {.name = "churn_channels", .core = case_channels, .cores = 4},
         {.name = "churn_endpoints", .core = case_endpoints, .cores = 3},
     };
-    harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
+    mt_add(cases, HARNESS_COUNT(cases));
 }

@@ -494,5 +494,5 @@ void mt_endpoint(void)
         {.name = "endp_deleted_pending", .core = case_deleted_pending, .cores = 2},
         {.name = "endp_finalize_pending", .core = case_finalize_pending, .cores = 2},
     };
-    harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
+    mt_add(cases, HARNESS_COUNT(cases));
 }

@@ -300,5 +300,5 @@ void mt_limits(void)
         {.name = "lim_reclaim_pkt", .core = case_reclaim_pkt, .cores = 2},
         {.name = "lim_reference_names", .core = case_reference_names, .cores = 1},
     };
-    harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
+    mt_add(cases, HARNESS_COUNT(cases));
 }

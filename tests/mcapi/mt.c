@@ -78,7 +78,7 @@ void mt_init(mcapi_node_t n)
 {
     mcapi_info_t info;
     mcapi_status_t st = 0;
-    mcapi_initialize(MT_DOMAIN, n, NULL, NULL, &info, &st);
+    mcapi_initialize(MT_DOMAIN, n, NULL, mt_params(), &info, &st);
     ck_assert_msg(st == MCAPI_SUCCESS, "mcapi_initialize(%u, %u): %s", MT_DOMAIN, n, mt_name(st));
 }
 
@@ -257,4 +257,29 @@ size_t mt_bad(const void *p, size_t n, unsigned seed)
 double mt_ms_since(uint64_t t0)
 {
     return (double)(plat_now_ns() - t0) / (double)MT_MS;
+}
+
+static mcapi_uint_t available(enum mt_kind kind, mcapi_uint32_t h, mcapi_status_t *st)
+{
+    switch (kind) {
+    case MT_MSG:
+        return mcapi_msg_available(h, st);
+    case MT_PKT:
+        return mcapi_pktchan_available(h, st);
+    default:
+        return mcapi_sclchan_available(h, st);
+    }
+}
+
+void mt_arrived(enum mt_kind kind, mcapi_uint32_t h, unsigned n)
+{
+    uint64_t t0 = plat_now_ns();
+    mcapi_status_t st = 0;
+    mcapi_uint_t k = available(kind, h, &st);
+    while (st == MCAPI_SUCCESS && k < n && plat_now_ns() - t0 < MT_WAIT_MS * MT_MS) {
+        plat_sleep_ns(100000);
+        k = available(kind, h, &st);
+    }
+    MT_EQ(st, MCAPI_SUCCESS);
+    ck_assert_msg(k == n, "%u available, expected %u", (unsigned)k, n);
 }

@@ -57,7 +57,18 @@ static inline bool mt_sim(const void *arg)
 /* A number of the run's platform file; fails the test if it is absent. */
 double mt_num(const void *arg, const char *path);
 
-/* Node n of MT_DOMAIN with default attributes and parameters. */
+/* Register cases once per transport (tp.c): suites mcapi-*, mcapi-dma-*,
+ * mcapi-xm-*, less the cases a transport lists as skipped, with why. */
+void mt_add(const struct harness_case *cases, size_t n);
+/* The transport the running case runs over. */
+enum mcapi_transport_kind mt_transport(void);
+/* The parameters that select it (NULL for shared memory: the defaults), and
+ * the same written into a block the case prepares itself. */
+mcapi_param_t *mt_params(void);
+void mt_param(mcapi_param_t *p);
+
+/* Node n of MT_DOMAIN with default attributes and the transport's
+ * parameters. */
 void mt_init(mcapi_node_t n);
 void mt_fini(void);
 
@@ -92,6 +103,13 @@ void mt_pkt_close_send(mcapi_pktchan_send_hndl_t h);
 void mt_pkt_close_recv(mcapi_pktchan_recv_hndl_t h);
 void mt_scl_close_send(mcapi_sclchan_send_hndl_t h);
 void mt_scl_close_recv(mcapi_sclchan_recv_hndl_t h);
+
+/* Wait (up to MT_WAIT_MS) until n messages, packets or scalars are
+ * available on an endpoint or receive handle, then check there are
+ * exactly n: a transport may still have them on the way after the sender
+ * returned (a socket, a DMA engine), and available counts what arrived. */
+enum mt_kind { MT_MSG, MT_PKT, MT_SCL };
+void mt_arrived(enum mt_kind kind, mcapi_uint32_t h, unsigned n);
 
 /* A byte pattern that differs per seed and offset; mt_bad gives the first
  * offset that does not match, or n. */

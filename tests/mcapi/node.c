@@ -12,7 +12,7 @@ static void case_init(void *arg)
     mcapi_info_t info;
     memset(&info, 0xA5, sizeof info);
     mcapi_status_t st = 0;
-    mcapi_initialize(MT_DOMAIN, 0, NULL, NULL, &info, &st);
+    mcapi_initialize(MT_DOMAIN, 0, NULL, mt_params(), &info, &st);
     MT_EQ(st, MCAPI_SUCCESS);
     ck_assert_uint_eq(info.mcapi_version, MCAPI_VERSION);
     ck_assert_uint_eq(info.mcapi_version, 2015);
@@ -31,10 +31,10 @@ static void case_init(void *arg)
     MT_EQ(st, MCAPI_SUCCESS);
 
     st = 0;
-    mcapi_initialize(MT_DOMAIN, 0, NULL, NULL, &info, &st);
+    mcapi_initialize(MT_DOMAIN, 0, NULL, mt_params(), &info, &st);
     MT_EQ(st, MCAPI_ERR_NODE_INITIALIZED);
     st = 0;
-    mcapi_initialize(MT_DOMAIN, 5, NULL, NULL, &info, &st);
+    mcapi_initialize(MT_DOMAIN, 5, NULL, mt_params(), &info, &st);
     MT_EQ(st, MCAPI_ERR_NODE_INITIALIZED);
     /* ... and the node is still node 0. */
     st = 0;
@@ -73,14 +73,14 @@ static void case_count(void *arg)
             mcapi_info_t info;
             mcapi_status_t st = 0;
             if (k > 0) {
-                mcapi_initialize(MT_DOMAIN, 0, NULL, NULL, &info, &st);
+                mcapi_initialize(MT_DOMAIN, 0, NULL, mt_params(), &info, &st);
                 MT_EQ(st, MCAPI_ERR_NODE_INITIALIZED);
                 st = 0;
                 mcapi_node_id_get(&st);
                 MT_EQ(st, MCAPI_ERR_NODE_NOTINIT);
             }
             st = 0;
-            mcapi_initialize(MT_DOMAIN, (mcapi_node_t)me, NULL, NULL, &info, &st);
+            mcapi_initialize(MT_DOMAIN, (mcapi_node_t)me, NULL, mt_params(), &info, &st);
             MT_EQ(st, MCAPI_SUCCESS);
             ck_assert_uint_eq(info.number_of_nodes, (unsigned)k + 1);
         }
@@ -122,14 +122,14 @@ static void case_invalid(void *arg)
     };
     for (size_t i = 0; i < HARNESS_COUNT(bad); i++) {
         st = 0;
-        mcapi_initialize(bad[i].d, bad[i].n, NULL, NULL, &info, &st);
+        mcapi_initialize(bad[i].d, bad[i].n, NULL, mt_params(), &info, &st);
         MT_EQ_AT(st, bad[i].want, "domain %u node %u", bad[i].d, bad[i].n);
         st = 0;
         mcapi_node_id_get(&st);
         MT_EQ(st, MCAPI_ERR_NODE_NOTINIT);
     }
     st = 0;
-    mcapi_initialize(MT_DOMAIN, 0, NULL, NULL, NULL, &st);
+    mcapi_initialize(MT_DOMAIN, 0, NULL, mt_params(), NULL, &st);
     MT_EQ(st, MCAPI_ERR_PARAMETER);
     st = 0;
     mcapi_node_id_get(&st);
@@ -139,20 +139,20 @@ static void case_invalid(void *arg)
     mcapi_node_attributes_t raw;
     memset(&raw, 0, sizeof raw);
     st = 0;
-    mcapi_initialize(MT_DOMAIN, 0, &raw, NULL, &info, &st);
+    mcapi_initialize(MT_DOMAIN, 0, &raw, mt_params(), &info, &st);
     MT_EQ(st, MCAPI_ERR_PARAMETER);
     st = 0;
     mcapi_node_id_get(&st);
     MT_EQ(st, MCAPI_ERR_NODE_NOTINIT);
 
     /* A NULL status: the call does nothing. */
-    mcapi_initialize(MT_DOMAIN, 0, NULL, NULL, &info, NULL);
+    mcapi_initialize(MT_DOMAIN, 0, NULL, mt_params(), &info, NULL);
     st = 0;
     mcapi_node_id_get(&st);
     MT_EQ(st, MCAPI_ERR_NODE_NOTINIT);
 
     st = 0;
-    mcapi_initialize(MCAPI_MAX_DOMAIN, MCAPI_MAX_NODE, NULL, NULL, &info, &st);
+    mcapi_initialize(MCAPI_MAX_DOMAIN, MCAPI_MAX_NODE, NULL, mt_params(), &info, &st);
     MT_EQ(st, MCAPI_SUCCESS);
     st = 0;
     ck_assert_uint_eq(mcapi_domain_id_get(&st), MCAPI_MAX_DOMAIN);
@@ -160,7 +160,7 @@ static void case_invalid(void *arg)
     ck_assert_uint_eq(mcapi_node_id_get(&st), MCAPI_MAX_NODE);
     mt_fini();
     st = 0;
-    mcapi_initialize(0, 0, NULL, NULL, &info, &st);
+    mcapi_initialize(0, 0, NULL, mt_params(), &info, &st);
     MT_EQ(st, MCAPI_SUCCESS);
     mt_fini();
 }
@@ -383,7 +383,7 @@ static void case_region_clash(void *arg)
         mcapi_node_id_get(&st);
         MT_EQ(st, MCAPI_ERR_NODE_NOTINIT);
         st = 0;
-        mcapi_initialize(MT_DOMAIN + 1, 0, NULL, NULL, &info, &st);
+        mcapi_initialize(MT_DOMAIN + 1, 0, NULL, mt_params(), &info, &st);
         MT_EQ(st, MCAPI_SUCCESS);
         st = 0;
         ck_assert_uint_eq(mcapi_domain_id_get(&st), MT_DOMAIN + 1);
@@ -448,5 +448,5 @@ void mt_node(void)
         {.name = "node_region_clash", .core = case_region_clash, .cores = 2},
         {.name = "node_param_unprepared", .core = case_param_unprepared, .cores = 2},
     };
-    harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
+    mt_add(cases, HARNESS_COUNT(cases));
 }

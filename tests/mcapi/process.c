@@ -116,7 +116,7 @@ static void exchange_child(const char *name)
     setenv("MCAPI_SHM", name, 1);
     mcapi_info_t info;
     mcapi_status_t st = 0;
-    mcapi_initialize(MT_DOMAIN, 1, NULL, NULL, &info, &st);
+    mcapi_initialize(MT_DOMAIN, 1, NULL, mt_params(), &info, &st);
     C_EQ(st, MCAPI_SUCCESS);
     mcapi_endpoint_t ep = c_ep(1), parent = c_get(0, 1);
 
@@ -305,5 +305,5 @@ void mt_process(void)
         {.name = "proc_exchange", .test = test_exchange, .backends = HARNESS_NATIVE},
         {.name = "proc_dead_child", .test = test_dead_child, .backends = HARNESS_NATIVE},
     };
-    harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
+    mt_add(cases, HARNESS_COUNT(cases));
 }

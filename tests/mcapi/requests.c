@@ -543,5 +543,5 @@ void mt_requests(void)
         {.name = "req_limit", .core = case_limit, .cores = 2},
         {.name = "req_failed_i", .core = case_failed_i, .cores = 1},
     };
-    harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
+    mt_add(cases, HARNESS_COUNT(cases));
 }

@@ -57,9 +57,7 @@ static void case_basic(void *arg)
         harness_barrier(); /* all sent */
         unsigned n = (unsigned)(HARNESS_COUNT(v64) + HARNESS_COUNT(v32) + HARNESS_COUNT(v16) +
                                 HARNESS_COUNT(v8));
-        st = 0;
-        ck_assert_uint_eq(mcapi_sclchan_available(rh, &st), n);
-        MT_EQ(st, MCAPI_SUCCESS);
+        mt_arrived(MT_SCL, rh, n);
         for (size_t i = 0; i < HARNESS_COUNT(v64); i++) {
             st = 0;
             ck_assert_uint_eq(mcapi_sclchan_recv_uint64(rh, &st), v64[i]);
@@ -335,5 +333,5 @@ void mt_sclchan(void)
         {.name = "scl_full", .core = case_full, .cores = 1},
         {.name = "scl_stream", .core = case_stream, .cores = 2},
     };
-    harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
+    mt_add(cases, HARNESS_COUNT(cases));
 }

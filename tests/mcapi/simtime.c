@@ -197,5 +197,5 @@ void mt_simtime(void)
          .cores = 2,
          .backends = HARNESS_SIM},
     };
-    harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
+    mt_add(cases, HARNESS_COUNT(cases));
 }

@@ -21,7 +21,7 @@ static void ring_thread(void *arg)
     struct ring *r = arg;
     mcapi_info_t info;
     mcapi_status_t st = 0;
-    mcapi_initialize(MT_DOMAIN, (mcapi_node_t)plat_core(), NULL, NULL, &info, &st);
+    mcapi_initialize(MT_DOMAIN, (mcapi_node_t)plat_core(), NULL, mt_params(), &info, &st);
     r->claim = st;
     mt_init(r->base + (mcapi_node_t)r->t);
     st = 0;
@@ -307,7 +307,7 @@ static void case_all_nodes(void *arg)
     mcapi_node_t base = (mcapi_node_t)(me * ALL_PER_CORE);
     mcapi_info_t info;
     mcapi_status_t st = 0;
-    mcapi_initialize(MT_DOMAIN, base, NULL, NULL, &info, &st);
+    mcapi_initialize(MT_DOMAIN, base, NULL, mt_params(), &info, &st);
     MT_EQ(st, MCAPI_SUCCESS);
     plat_thread *th[ALL_PER_CORE];
     for (int t = 1; t < ALL_PER_CORE; t++) {
@@ -345,5 +345,5 @@ void mt_threads(void)
         {.name = "thr_channels", .core = case_channels, .cores = 1},
         {.name = "thr_all_nodes", .core = case_all_nodes, .cores = 4},
     };
-    harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
+    mt_add(cases, HARNESS_COUNT(cases));
 }

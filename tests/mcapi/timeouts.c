@@ -145,5 +145,5 @@ void mt_timeouts(void)
         {.name = "to_scl_recv", .core = case_scl, .cores = 1},
         {.name = "to_infinite", .core = case_infinite, .cores = 2},
     };
-    harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
+    mt_add(cases, HARNESS_COUNT(cases));
 }

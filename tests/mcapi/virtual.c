@@ -166,7 +166,7 @@ static void case_bad_routes(void *arg)
     if (me == 1) {
         mt_fini();
         st = 0;
-        mcapi_initialize(MT_DOMAIN, VNODE, NULL, NULL, &info, &st);
+        mcapi_initialize(MT_DOMAIN, VNODE, NULL, mt_params(), &info, &st);
         MT_EQ(st, MCAPI_ERR_NODE_INITIALIZED);
         mt_init(1);
     }
@@ -273,5 +273,5 @@ void mt_virtual(void)
         {.name = "virtual_endpoints", .core = case_endpoints, .cores = 1},
         {.name = "virtual_bad_routes", .core = case_bad_routes, .cores = 2},
     };
-    harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
+    mt_add(cases, HARNESS_COUNT(cases));
 }

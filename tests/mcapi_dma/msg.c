@@ -1,71 +1,10 @@
-/* msg.c -- messages: sizes, the zero-copy and the copy path, truncation,
- * order, several senders, both sides sending first, loopback. */
+/* msg.c -- messages over the DMA transport: the zero-copy and the copy
+ * path, truncation on each, order, several senders, both sides sending
+ * first, loopback, a send that outlives its timeout. (Sizes and the rest
+ * of the API: the conformance suite, tests/mcapi, suites mcapi-dma-*.) */
 #include "dt.h"
 
-#include <stdlib.h>
 #include <string.h>
-
-static const size_t sizes[] = {0, 1, 2, 3, 4, 7, 8, 63, 64, 65, 255, 256, 1000, 1023, 1024};
-
-/* Every size from 0 to MCAPI_MAX_MSG_SIZE, there (blocking) and back
- * (non-blocking), intact; one byte more is refused. */
-static void case_sizes(void *arg)
-{
-    (void)arg;
-    int me = plat_core();
-    dt_init();
-    mcapi_endpoint_t ep = dt_ep(1), peer = dt_get((mcapi_node_t)(1 - me), 1);
-    uint8_t *buf = malloc(MCAPI_MAX_MSG_SIZE + 16);
-    ck_assert_ptr_nonnull(buf);
-    mcapi_status_t st;
-    size_t got;
-    for (size_t i = 0; i < HARNESS_COUNT(sizes); i++) {
-        size_t n = sizes[i];
-        if (me == 0) {
-            mcx_fill(buf, n, (unsigned)i);
-            st = 0;
-            mcapi_msg_send(ep, peer, buf, n, 0, &st);
-            DT_EQ_AT(st, MCAPI_SUCCESS, "send %zu bytes", n);
-            memset(buf, 0, MCAPI_MAX_MSG_SIZE + 16);
-            mcapi_request_t r;
-            st = 0;
-            mcapi_msg_recv_i(ep, buf, MCAPI_MAX_MSG_SIZE, &r, &st);
-            got = 9999;
-            DT_EQ_AT(mcx_done(&r, st, &got), MCAPI_SUCCESS, "echo of %zu bytes", n);
-            ck_assert_uint_eq(got, n);
-            ck_assert_uint_eq(mcx_bad(buf, n, (unsigned)i + 100), n);
-        } else {
-            memset(buf, 0, MCAPI_MAX_MSG_SIZE + 16);
-            st = 0;
-            got = 9999;
-            mcapi_msg_recv(ep, buf, MCAPI_MAX_MSG_SIZE + 16, &got, &st);
-            DT_EQ_AT(st, MCAPI_SUCCESS, "recv %zu bytes", n);
-            ck_assert_uint_eq(got, n);
-            ck_assert_uint_eq(mcx_bad(buf, n, (unsigned)i), n);
-            ck_assert_uint_eq(buf[n], 0);
-            mcx_fill(buf, n, (unsigned)i + 100);
-            mcapi_request_t r;
-            st = 0;
-            mcapi_msg_send_i(ep, peer, buf, n, 7, &r, &st);
-            DT_EQ_AT(mcx_done(&r, st, NULL), MCAPI_SUCCESS, "send_i %zu bytes", n);
-        }
-    }
-    if (me == 0) {
-        st = 0;
-        mcapi_msg_send(ep, peer, buf, MCAPI_MAX_MSG_SIZE + 1, 0, &st);
-        DT_EQ(st, MCAPI_ERR_MSG_SIZE);
-        st = 0;
-        mcapi_msg_send(ep, peer, buf, 4, MCAPI_MAX_PRIORITY + 1, &st);
-        DT_EQ(st, MCAPI_ERR_PRIORITY);
-    }
-    harness_barrier();
-    st = 0;
-    ck_assert_uint_eq(mcapi_msg_available(ep, &st), 0); /* nothing of the refused ones */
-    DT_EQ(st, MCAPI_SUCCESS);
-    free(buf);
-    harness_barrier();
-    dt_fini();
-}
 
 /* A receive posted in advance is filled by the sender's DMA itself: the
  * bytes are in the caller's buffer as soon as the send has completed,
@@ -401,7 +340,6 @@ static void case_timeout_started(void *arg)
 void dt_msg_cases(void)
 {
     static const struct harness_case cases[] = {
-        {.name = "msg_sizes", .core = case_sizes, .cores = 2},
         {.name = "msg_zero_copy", .core = case_zero_copy, .cores = 2},
         {.name = "msg_late", .core = case_late, .cores = 2},
         {.name = "msg_truncated", .core = case_truncated, .cores = 2},

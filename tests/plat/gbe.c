@@ -295,7 +295,7 @@ static void rate_child(void *p)
 START_TEST(bulk_rate_halved)
 {
     struct conf *c = gbe_platform(NULL);
-    struct harness_env env = {PLAT_SIM, c};
+    struct harness_env env = {.backend = PLAT_SIM, .platform = c};
     double rate = pt_num(&env, NET "eth.rate_Mbps");
     conf_free(c);
     char rates[2][32];

@@ -194,7 +194,7 @@ struct file {
 };
 static struct file file_of(const char *const *sets)
 {
-    struct file f = {{PLAT_SIM, srio_platform(sets)}};
+    struct file f = {.env = {.backend = PLAT_SIM, .platform = srio_platform(sets)}};
     return f;
 }
 static void file_done(struct file *f)
