@@ -20,4 +20,5 @@ void tests_register(void)
     mt_simtime();
     mt_churn();
     mt_pool();
+    mt_porting();
 }
