@@ -20,7 +20,7 @@
  *                    out). Ring: copy into a slot, read in place, free the
  *                    slot. Throughput = bytes / time from the first send to
  *                    the answer. Both have 64 slots (MCAPI_MAX_QUEUE_ELEMENTS
- *                    and MCAPI_MAX_PKT_BUFFERS are 64).
+ *                    is 64; the packet pool holds more).
  *
  *   cacheline_rtt    calibration: one word each way in a cache line of its
  *                    own, nothing else. Two cross-CPU cache-line transfers.

@@ -9,9 +9,9 @@
  */
 #include "shm.h"
 
-void *drv_shm_map(const char *name, size_t size, bool *created)
+void *drv_shm_map(const char *name, size_t size, bool *created, int *status)
 {
-    return plat_shared_map(name, size, created, NULL);
+    return plat_shared_map(name, size, created, status);
 }
 
 void drv_shm_unmap(void *region)

@@ -16,8 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The region called name (plat_shared_map): NULL on failure. */
-void *drv_shm_map(const char *name, size_t size, bool *created);
+/* The region called name (plat_shared_map): NULL on failure, with *status
+ * plat_shared_map's (PLAT_EINVAL: it exists with another size). */
+void *drv_shm_map(const char *name, size_t size, bool *created, int *status);
 void drv_shm_unmap(void *region);
 
 /* Locks and events inside the region; shared: between processes too. */

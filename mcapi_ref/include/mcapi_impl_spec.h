@@ -70,13 +70,26 @@ typedef mcapi_request_t mca_request_t; /* the reference implementation's name */
 /* Outstanding endpoint gets of one endpoint: the next get fails with
  * MCAPI_ERR_ENDP_GET_LIMIT. */
 #define MCAPI_MAX_ENDPOINT_GETS 255
-/* Buffers of a domain, shared by all its endpoints. Messages take a message
- * buffer, packets a packet buffer, from the moment they are sent until they
- * are received (messages) or released (packets, mcapi_pktchan_release). With
- * none free a send behaves as with a full queue. */
+/* Buffers of a domain, shared by all its endpoints. A message takes a
+ * message buffer from the moment it is sent until it is received. With none
+ * free a send behaves as with a full queue. */
 #define MCAPI_MAX_MSG_BUFFERS 512
-#define MCAPI_MAX_PKT_BUFFERS 64
-/* The reference implementation's name: all the domain's buffers. */
+/* The domain's packet pool (shared-memory transport): a packet takes a place
+ * and its size rounded up to MCAPI_PKT_POOL_GRANULE bytes of the pool's
+ * memory from the moment it is sent until it is released
+ * (mcapi_pktchan_release). A send that finds no free place, or no free run
+ * of memory long enough, behaves as with a full queue. Both are set per
+ * domain by mcapi_param_t.pkt_buffers and .pkt_pool_bytes; these are the
+ * defaults: 2048 packets (exact), 4 MiB (64 packets of MCAPI_MAX_PKT_SIZE,
+ * 2048 of 2 KiB). docs/mcapi.md, "Limits". */
+#define MCAPI_MAX_PKT_BUFFERS 2048
+#define MCAPI_PKT_POOL_BYTES (4u << 20)
+#define MCAPI_PKT_POOL_GRANULE 64
+/* The largest values mcapi_param_t may give (larger: MCAPI_ERR_PARAMETER). */
+#define MCAPI_PKT_BUFFERS_LIMIT 65536
+#define MCAPI_PKT_POOL_BYTES_LIMIT (1u << 30)
+/* The reference implementation's name: all the domain's buffers (with the
+ * default packet pool). */
 #define MCAPI_MAX_BUFFERS (MCAPI_MAX_MSG_BUFFERS + MCAPI_MAX_PKT_BUFFERS)
 
 /* Timeouts (mcapi_timeout_t, MCAPI_ENDP_ATTR_TIMEOUT) count milliseconds. */
@@ -165,6 +178,17 @@ typedef struct {
      * 0: the node's own core (the paper's SC host). Another core of the same
      * host gives the paper's DC host. */
     unsigned xm_comm_core;
+    /* MCAPI_TRANSPORT_SHM: the domain's packet pool. pkt_buffers: packets
+     * it holds at once (queued, or received and not released), 1 to
+     * MCAPI_PKT_BUFFERS_LIMIT; 0: MCAPI_MAX_PKT_BUFFERS. pkt_pool_bytes: the
+     * memory they share, MCAPI_MAX_PKT_SIZE to MCAPI_PKT_POOL_BYTES_LIMIT
+     * (rounded up to MCAPI_PKT_POOL_GRANULE); 0: MCAPI_PKT_POOL_BYTES. Out
+     * of range: MCAPI_ERR_PARAMETER. The node that creates the domain's
+     * region decides; every other node must give the same values (0 and the
+     * default are the same), else its mcapi_initialize fails with
+     * MCAPI_ERR_PARAMETER. */
+    unsigned pkt_buffers;
+    size_t pkt_pool_bytes;
 } mcapi_param_t;
 
 /* Every field its default (zero), and the block marked as prepared. */

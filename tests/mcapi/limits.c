@@ -111,16 +111,16 @@ static void case_msg_buffers(void *arg)
     mt_fini();
 }
 
-/* MCAPI_MAX_PKT_BUFFERS packets held in the domain, received but not
+/* A pool's packets (pkt_buffers) held in the domain, received but not
  * released ones included: the next send waits (channels a, b), or fails
  * with FAIL_ON_MEM_LIMIT (channel c); a release makes room. */
 static void case_pkt_buffers(void *arg)
 {
     (void)arg;
-    enum { HELD = 40 };
+    enum { HELD = 40, POOL = 64 }; /* a configured pool: pool.c has the default */
     const mcapi_endp_attr_memory_type_t fail =
         MCAPI_ENDP_ATTR_LOCAL_MEMORY | MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT;
-    mt_init(0);
+    mt_init_pool(0, POOL, 0);
     mcapi_endpoint_t atx = mt_ep(1), btx = mt_ep(3), ctx = mt_ep(5), crx = mt_ep(6);
     mt_set_memtype(ctx, fail);
     mt_set_memtype(crx, fail);
@@ -142,7 +142,7 @@ static void case_pkt_buffers(void *arg)
         mcapi_pktchan_recv(arh, &held[i], &size, &st);
         MT_EQ_AT(st, MCAPI_SUCCESS, "packet %d", i);
     }
-    for (int i = HELD; i < MCAPI_MAX_PKT_BUFFERS; i++) {
+    for (int i = HELD; i < POOL; i++) {
         st = 0;
         mcapi_pktchan_send(bsh, b, sizeof b, &st);
         MT_EQ_AT(st, MCAPI_SUCCESS, "packet %d", i);
@@ -177,7 +177,7 @@ static void case_pkt_buffers(void *arg)
     mcapi_pktchan_send(csh, b, sizeof b, &st);
     MT_EQ(st, MCAPI_ERR_MEM_LIMIT);
     st = 0;
-    ck_assert_uint_eq(mcapi_pktchan_available(brh, &st), MCAPI_MAX_PKT_BUFFERS - HELD);
+    ck_assert_uint_eq(mcapi_pktchan_available(brh, &st), POOL - HELD);
     st = 0;
     ck_assert_uint_eq(mcapi_pktchan_available(crh, &st), 1);
     st = 0;
@@ -227,9 +227,9 @@ static void case_reclaim_msg(void *arg)
 static void case_reclaim_pkt(void *arg)
 {
     (void)arg;
-    enum { HELD = MCAPI_MAX_PKT_BUFFERS / 2 };
+    enum { POOL = 64, HELD = POOL / 2 }; /* a configured pool: pool.c has the default */
     int me = plat_core();
-    mt_init((mcapi_node_t)me);
+    mt_init_pool((mcapi_node_t)me, POOL, 0);
     if (me == 0) {
         const mcapi_endp_attr_memory_type_t fail =
             MCAPI_ENDP_ATTR_LOCAL_MEMORY | MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT;
@@ -241,7 +241,7 @@ static void case_reclaim_pkt(void *arg)
             mcapi_pktchan_recv_hndl_t rh;
             mt_pkt_local(tx, mt_ep(2), &sh, &rh);
             mcapi_status_t st;
-            for (int i = 0; i < MCAPI_MAX_PKT_BUFFERS; i++) {
+            for (int i = 0; i < POOL; i++) {
                 st = 0;
                 mcapi_pktchan_send(sh, b, sizeof b, &st);
                 MT_EQ_AT(st, MCAPI_SUCCESS, "round %d packet %d", round, i);
@@ -257,7 +257,7 @@ static void case_reclaim_pkt(void *arg)
             mcapi_pktchan_send(sh, b, sizeof b, &st);
             MT_EQ(st, MCAPI_ERR_MEM_LIMIT);
             mt_fini();
-            mt_init(0);
+            mt_init_pool(0, POOL, 0);
         }
     }
     harness_barrier();

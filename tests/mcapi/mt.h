@@ -144,5 +144,11 @@ void mt_timeouts(void);
 void mt_virtual(void);
 void mt_simtime(void);
 void mt_churn(void);
+void mt_pool(void);
+void mt_porting(void);
+
+/* pool.c: node n of MT_DOMAIN with a packet pool of pkt_buffers packets and
+ * pkt_pool_bytes bytes (0: the defaults). */
+void mt_init_pool(mcapi_node_t n, unsigned pkt_buffers, size_t pkt_pool_bytes);
 
 #endif

@@ -413,7 +413,7 @@ static void case_close(void *arg)
      * packet pool is whole again. */
     mt_set_memtype(tx, MCAPI_ENDP_ATTR_LOCAL_MEMORY | MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT);
     mt_pkt_local(tx, rx, &sh, &rh);
-    for (int i = 0; i < MCAPI_MAX_PKT_BUFFERS; i++) {
+    for (int i = 0; i < MCAPI_MAX_QUEUE_ELEMENTS; i++) {
         st = 0;
         mcapi_pktchan_send(sh, b, sizeof b, &st);
         MT_EQ_AT(st, MCAPI_SUCCESS, "packet %d", i);
@@ -424,7 +424,7 @@ static void case_close(void *arg)
     MT_EQ(st, MCAPI_ERR_CHAN_NOTOPEN);
     mt_pkt_close_send(sh);
     mt_pkt_local(tx, rx, &sh, &rh);
-    for (int i = 0; i < MCAPI_MAX_PKT_BUFFERS; i++) {
+    for (int i = 0; i < MCAPI_MAX_QUEUE_ELEMENTS; i++) {
         st = 0;
         mcapi_pktchan_send(sh, b, sizeof b, &st);
         MT_EQ_AT(st, MCAPI_SUCCESS, "again: packet %d", i);

@@ -19,4 +19,6 @@ void tests_register(void)
     mt_virtual();
     mt_simtime();
     mt_churn();
+    mt_pool();
+    mt_porting();
 }

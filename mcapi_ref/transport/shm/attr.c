@@ -60,7 +60,7 @@ static void take(struct tp_node *tp, const struct db_endp *e, struct tp_attr_val
     } else {
         s->recv_bufs = MCAPI_MAX_QUEUE_ELEMENTS - q->count - q->reserved;
     }
-    s->send_bufs = (mcapi_int_t)tp_pool_free(pkt ? &db->pkt : &db->msg);
+    s->send_bufs = (mcapi_int_t)(pkt ? tp_pkts_free(tp) : tp_pool_free(&db->msg));
 }
 
 mcapi_status_t tp_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num, void *attr,

@@ -167,7 +167,7 @@ void tp_chan_detach(struct tp_node *tp, struct db_endp *e)
     if (d == TP_RECV || gone) {
         while (tp_q_count(&c->q)) {
             tp_q_pop(&c->q, &x);
-            if (c->type == TP_PKT) tp_pool_put(tp, &tp->db->pkt, (uint32_t)x.data);
+            if (c->type == TP_PKT) tp_pkts_put(tp, (uint32_t)x.data);
         }
     }
     if (gone) c->used = 0;

@@ -8,7 +8,10 @@
  * at different addresses, so it holds no pointers: endpoints, channels and
  * buffers refer to each other by index. Everything in it is static: the
  * limits of mcapi_impl_spec.h are array sizes, and nothing is allocated
- * after mcapi_initialize.
+ * after mcapi_initialize. The packet pool alone is sized by the creator's
+ * mcapi_param_t (pkt_buffers, pkt_pool_bytes): it follows struct db in the
+ * region (struct db_layout), so the region's size depends on them and a
+ * node that gives other values cannot map it (MCAPI_ERR_PARAMETER).
  *
  * Locking (plat_mutex in the region, PLAT_SHARED_PROCESS for "/..."): one
  * lock per endpoint (its message queue, identity, attributes, channel
@@ -41,7 +44,7 @@
 #define DB_NPRIO (MCAPI_MAX_PRIORITY + 1)
 #define DB_DEVICE_LEN 32
 #define DB_READY 0x4d434150494442ull /* "MCAPIDB": the region is initialised */
-#define DB_VERSION 1u
+#define DB_VERSION 2u
 #define Q_NONE 0xffu
 
 enum db_node_state { NODE_FREE, NODE_REGULAR, NODE_VIRTUAL };
@@ -110,19 +113,45 @@ struct db_pool {
     uint16_t free[MCAPI_MAX_MSG_BUFFERS];
 };
 
+/* A free run of the packet arena, in granules (MCAPI_PKT_POOL_GRANULE). */
+struct db_run {
+    uint32_t off, len;
+};
+
+/* Where the packet pool's parts lie, from the region's start: the free
+ * runs (sorted by offset, neighbours merged; at most one more than the
+ * packets held), per granule the length of the packet starting there (0:
+ * none) and its holder (node + 1 once received), and the arena itself. */
+struct db_layout {
+    uint32_t max, granules; /* packets held at once, granules of the arena */
+    uint64_t run_at, len_at, holder_at, arena_at, size;
+};
+
+/* The packet pool: packets take a place (of max) and a run of granules
+ * from the moment they are sent until they are released. Bytes of the
+ * arena that no packet holds are zero (a packet's are cleared when it is
+ * freed), so a receiver reading past a packet sees no older one. */
+struct db_pkts {
+    plat_mutex lock;
+    uint64_t waiters;
+    struct db_layout at;
+    uint32_t live; /* packets held */
+    uint32_t runs; /* free runs */
+};
+
 struct db {
     uint64_t ready; /* DB_READY once the creator has initialised it */
-    uint32_t version, size, domain;
+    uint64_t size;  /* of the region: struct db and the packet pool */
+    uint32_t version, domain;
     uint32_t seed; /* generations start here: handles differ between regions */
     plat_mutex lock;
     struct db_node node[MCA_MAX_NODES];
     struct db_endp endp[DB_SLOTS];
     struct db_chan chan[MCAPI_MAX_CHANNELS];
-    struct db_pool msg, pkt;
-    uint8_t holder[MCAPI_MAX_PKT_BUFFERS];     /* node + 1 holding a received packet */
-    uint32_t pkt_dirty[MCAPI_MAX_PKT_BUFFERS]; /* bytes of a buffer not known to be zero */
+    struct db_pool msg;
+    struct db_pkts pkt;
     _Alignas(64) unsigned char msgbuf[MCAPI_MAX_MSG_BUFFERS][MCAPI_MAX_MSG_SIZE];
-    _Alignas(64) unsigned char pktbuf[MCAPI_MAX_PKT_BUFFERS][MCAPI_MAX_PKT_SIZE];
+    /* then the packet pool (struct db_layout) */
 };
 
 /* A node's view of its domain. */
@@ -133,10 +162,19 @@ struct tp_node {
     uint64_t bit;                     /* the node's bit in waiter masks */
     uint64_t xfer_cycles;             /* plat_cost("mcapi_transport") */
     plat_accel *accel[MCA_MAX_NODES]; /* virtual nodes' devices, opened on use */
+    /* The packet pool's parts in this node's mapping of the region. */
+    struct db_run *runs;
+    uint32_t *len;
+    uint8_t *holder;
+    unsigned char *arena;
 };
 
-/* db.c: the region. */
-struct db *tp_db_map(const char *name, mcapi_domain_t dom);
+/* db.c: the region. tp_db_layout: 0, or MCAPI_ERR_PARAMETER for values
+ * out of range (0 gives the defaults). tp_db_map: the region, or NULL with
+ * *st the reason. */
+mcapi_status_t tp_db_layout(struct db_layout *l, unsigned pkt_buffers, size_t pkt_pool_bytes);
+struct db *tp_db_map(const char *name, mcapi_domain_t dom, const struct db_layout *l,
+                     mcapi_status_t *st);
 void tp_db_unmap(struct db *db);
 
 /* wake.c: waiting and waking. */
@@ -158,6 +196,14 @@ void tp_pool_init(struct db_pool *p, unsigned n, bool shared);
 mcapi_status_t tp_pool_get(struct tp_node *tp, struct db_pool *p, uint32_t *held);
 void tp_pool_put(struct tp_node *tp, struct db_pool *p, uint32_t idx);
 unsigned tp_pool_free(struct db_pool *p);
+void tp_pkts_init(struct db *db, bool shared);
+/* A packet of len bytes: MCAPI_SUCCESS with *held = its first granule + 1,
+ * or MCAPI_PENDING (no place or no run long enough; woken by a free). */
+mcapi_status_t tp_pkts_get(struct tp_node *tp, size_t len, uint32_t *held);
+/* Free the packet at granule g (pool lock held by the caller when locked). */
+uint64_t tp_pkts_free_locked(struct tp_node *tp, uint32_t g);
+void tp_pkts_put(struct tp_node *tp, uint32_t g);
+unsigned tp_pkts_free(struct tp_node *tp);
 
 /* endp.c: endpoint handles. */
 struct db_endp *tp_own_endp(struct tp_node *tp, mcapi_uint32_t h);

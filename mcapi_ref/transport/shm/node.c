@@ -60,6 +60,9 @@ mcapi_status_t tp_node_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_no
                               const mcapi_param_t *param, mcapi_info_t *info)
 {
     if (!routes_ok(param)) return MCAPI_ERR_PARAMETER;
+    struct db_layout l;
+    if (tp_db_layout(&l, param ? param->pkt_buffers : 0, param ? param->pkt_pool_bytes : 0))
+        return MCAPI_ERR_PARAMETER;
     struct tp_node *tp = calloc(1, sizeof *tp);
     if (!tp) return MCAPI_ERR_NODE_INITFAILED;
     tp->dom = dom;
@@ -67,12 +70,18 @@ mcapi_status_t tp_node_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_no
     tp->bit = 1ull << node;
     tp->xfer_cycles = plat_cost("mcapi_transport");
     char buf[32];
+    mcapi_status_t mst = MCAPI_ERR_NODE_INITFAILED;
     if (!devices_ok(tp, param) ||
-        !(tp->db = tp_db_map(region_name(param, dom, buf, sizeof buf), dom))) {
+        !(tp->db = tp_db_map(region_name(param, dom, buf, sizeof buf), dom, &l, &mst))) {
         free(tp);
-        return MCAPI_ERR_NODE_INITFAILED;
+        return mst;
     }
     struct db *db = tp->db;
+    unsigned char *base = (unsigned char *)db;
+    tp->runs = (struct db_run *)(base + l.run_at);
+    tp->len = (uint32_t *)(base + l.len_at);
+    tp->holder = base + l.holder_at;
+    tp->arena = base + l.arena_at;
     struct db_node *n = &db->node[node];
     uint64_t added = 0;
     mcapi_status_t st = MCAPI_ERR_NODE_INITIALIZED;

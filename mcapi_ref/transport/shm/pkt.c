@@ -1,33 +1,26 @@
 /*
  * transport/shm/pkt.c -- packet channels over shared memory.
  *
- * A send copies the payload into a packet buffer of the domain's pool and
- * queues it on the channel; a receive hands out the buffer itself, so the
- * receiver reads the packet where it lies (one copy in all), and the buffer
- * stays out of the pool until mcapi_pktchan_release. `holder` records who
- * holds a received buffer: a release of anything else is refused, and a
- * node that finalises gives back what it holds. A buffer's bytes past the
- * packet are zero: a reused buffer's stale tail is cleared when the next,
- * shorter packet is written (a receiver reading past the received size
- * sees no older packet; host work, not charged in simulation).
+ * A send copies the payload into a run of the domain's packet arena
+ * (pool.c) and queues it on the channel; a receive hands out the run
+ * itself, so the receiver reads the packet where it lies (one copy in all),
+ * and the run stays out of the pool until mcapi_pktchan_release. `holder`
+ * records who holds a received packet: a release of anything else is
+ * refused, and a node that finalises gives back what it holds. Bytes past
+ * the packet are zero up to the next packet: a freed run is cleared (a
+ * receiver reading past the received size sees no older packet; host work,
+ * not charged in simulation).
  */
 #include "db.h"
 
-#include <string.h>
-
 mcapi_status_t tp_pkt_send(struct tp_node *tp, struct tp_op *op)
 {
-    struct db *db = tp->db;
     struct db_chan *c = NULL;
     mcapi_status_t st = tp_chan_use(tp, op, &c);
     if (st == MCAPI_SUCCESS && !op->held) {
-        if (tp_pool_get(tp, &db->pkt, &op->held) != MCAPI_SUCCESS)
+        if (tp_pkts_get(tp, op->len, &op->held) != MCAPI_SUCCESS)
             return c->fail ? MCAPI_ERR_MEM_LIMIT : MCAPI_PENDING;
-        unsigned i = op->held - 1;
-        drv_shm_copy(db->pktbuf[i], op->src, op->len);
-        if (db->pkt_dirty[i] > op->len)
-            memset(db->pktbuf[i] + op->len, 0, db->pkt_dirty[i] - op->len);
-        db->pkt_dirty[i] = (uint32_t)op->len;
+        drv_shm_copy(tp->arena + (size_t)(op->held - 1) * MCAPI_PKT_POOL_GRANULE, op->src, op->len);
     }
     uint64_t w = 0;
     if (st == MCAPI_SUCCESS) {
@@ -46,7 +39,7 @@ mcapi_status_t tp_pkt_send(struct tp_node *tp, struct tp_op *op)
     }
     if (st == MCAPI_PENDING) return st;
     if (op->held) {
-        tp_pool_put(tp, &db->pkt, op->held - 1);
+        tp_pkts_put(tp, op->held - 1);
         op->held = 0;
         return st;
     }
@@ -76,9 +69,9 @@ mcapi_status_t tp_pkt_recv(struct tp_node *tp, struct tp_op *op)
     drv_shm_unlock(&c->lock);
     tp_wake(tp, w);
     drv_shm_lock(&db->pkt.lock);
-    db->holder[x.data] = (uint8_t)(tp->node + 1);
+    tp->holder[x.data] = (uint8_t)(tp->node + 1);
     drv_shm_unlock(&db->pkt.lock);
-    *op->out_buf = db->pktbuf[x.data];
+    *op->out_buf = tp->arena + x.data * MCAPI_PKT_POOL_GRANULE;
     plat_work_cycles(tp->xfer_cycles);
     op->size = x.size;
     return MCAPI_SUCCESS;
@@ -87,19 +80,18 @@ mcapi_status_t tp_pkt_recv(struct tp_node *tp, struct tp_op *op)
 mcapi_status_t tp_pkt_release(struct tp_node *tp, const void *buf, bool test)
 {
     struct db *db = tp->db;
-    uintptr_t base = (uintptr_t)db->pktbuf, p = (uintptr_t)buf;
-    if (p < base || p >= base + sizeof db->pktbuf || (p - base) % MCAPI_MAX_PKT_SIZE)
+    uintptr_t base = (uintptr_t)tp->arena, p = (uintptr_t)buf;
+    if (p < base || p >= base + (uintptr_t)db->pkt.at.granules * MCAPI_PKT_POOL_GRANULE ||
+        (p - base) % MCAPI_PKT_POOL_GRANULE)
         return MCAPI_ERR_BUF_INVALID;
-    unsigned i = (unsigned)((p - base) / MCAPI_MAX_PKT_SIZE);
+    uint32_t g = (uint32_t)((p - base) / MCAPI_PKT_POOL_GRANULE);
     mcapi_status_t st = MCAPI_SUCCESS;
     uint64_t w = 0;
     drv_shm_lock(&db->pkt.lock);
-    if (!db->holder[i]) {
+    if (!tp->holder[g]) { /* not a packet's start, or not received */
         st = MCAPI_ERR_BUF_INVALID;
     } else if (!test) {
-        db->holder[i] = 0;
-        db->pkt.free[db->pkt.top++] = (uint16_t)i;
-        w = tp_take_waiters(&db->pkt.waiters);
+        w = tp_pkts_free_locked(tp, g);
     }
     drv_shm_unlock(&db->pkt.lock);
     tp_wake(tp, w);
@@ -112,13 +104,11 @@ void tp_pkt_release_all(struct tp_node *tp)
     struct db *db = tp->db;
     uint64_t w = 0;
     drv_shm_lock(&db->pkt.lock);
-    for (unsigned i = 0; i < MCAPI_MAX_PKT_BUFFERS; i++)
-        if (db->holder[i] == tp->node + 1) {
-            db->holder[i] = 0;
-            db->pkt.free[db->pkt.top++] = (uint16_t)i;
-            w = 1;
-        }
-    if (w) w = tp_take_waiters(&db->pkt.waiters);
+    for (uint32_t g = 0; g < db->pkt.at.granules;) {
+        uint32_t n = tp->len[g];
+        if (n && tp->holder[g] == tp->node + 1) w |= tp_pkts_free_locked(tp, g);
+        g += n ? n : 1;
+    }
     drv_shm_unlock(&db->pkt.lock);
     tp_wake(tp, w);
 }

@@ -1,12 +1,19 @@
 /*
  * transport/shm/pool.c -- the domain's message and packet buffers.
  *
- * A stack of free buffer indices under the pool's lock: the buffer freed
- * last is reused first, so it is likely still in the cache. A sender that
- * finds the pool empty either fails (FAIL_ON_MEM_LIMIT) or waits for a
- * free, exactly as for a full queue.
+ * Messages: a stack of free buffer indices under the pool's lock: the
+ * buffer freed last is reused first, so it is likely still in the cache.
+ * Packets: a place count and an arena of granules, allocated first fit
+ * from a list of free runs sorted by offset and merged when freed, so a
+ * small packet takes little memory and the lowest runs, freed last or not,
+ * are reused first. A sender that finds either pool empty either fails
+ * (FAIL_ON_MEM_LIMIT) or waits for a free, exactly as for a full queue.
+ * The bookkeeping is host work (in simulation the pool's lock and the
+ * copies are what is timed, as for the message pool).
  */
 #include "db.h"
+
+#include <string.h>
 
 void tp_pool_init(struct db_pool *p, unsigned n, bool shared)
 {
@@ -42,6 +49,95 @@ unsigned tp_pool_free(struct db_pool *p)
 {
     drv_shm_lock(&p->lock);
     unsigned n = p->top;
+    drv_shm_unlock(&p->lock);
+    return n;
+}
+
+/* ---- The packet pool: places and runs of the arena. ------------------- */
+
+void tp_pkts_init(struct db *db, bool shared)
+{
+    struct db_pkts *p = &db->pkt;
+    drv_shm_lock_init(&p->lock, shared);
+    struct db_run *runs = (struct db_run *)((unsigned char *)db + p->at.run_at);
+    runs[0] = (struct db_run){0, p->at.granules};
+    p->runs = 1;
+}
+
+mcapi_status_t tp_pkts_get(struct tp_node *tp, size_t len, uint32_t *held)
+{
+    struct db_pkts *p = &tp->db->pkt;
+    uint32_t need = (uint32_t)((len + MCAPI_PKT_POOL_GRANULE - 1) / MCAPI_PKT_POOL_GRANULE);
+    if (!need) need = 1; /* every packet has an address of its own */
+    mcapi_status_t st = MCAPI_PENDING;
+    drv_shm_lock(&p->lock);
+    /* First fit: the lowest run long enough. */
+    for (uint32_t i = 0; p->live < p->at.max && i < p->runs; i++) {
+        struct db_run *r = &tp->runs[i];
+        if (r->len < need) continue;
+        uint32_t g = r->off;
+        r->off += need;
+        r->len -= need;
+        if (!r->len) {
+            memmove(r, r + 1, (p->runs - i - 1) * sizeof *r);
+            p->runs--;
+        }
+        tp->len[g] = need;
+        p->live++;
+        *held = g + 1;
+        st = MCAPI_SUCCESS;
+        break;
+    }
+    if (st == MCAPI_PENDING) p->waiters |= tp->bit;
+    drv_shm_unlock(&p->lock);
+    return st;
+}
+
+/* Give the run back in its place, merged with its neighbours; the caller
+ * takes the waiters. */
+uint64_t tp_pkts_free_locked(struct tp_node *tp, uint32_t g)
+{
+    struct db_pkts *p = &tp->db->pkt;
+    uint32_t n = tp->len[g];
+    memset(tp->arena + (size_t)g * MCAPI_PKT_POOL_GRANULE, 0, (size_t)n * MCAPI_PKT_POOL_GRANULE);
+    tp->len[g] = 0;
+    tp->holder[g] = 0;
+    p->live--;
+    uint32_t i = 0;
+    while (i < p->runs && tp->runs[i].off < g) i++;
+    struct db_run *r = tp->runs;
+    bool left = i > 0 && r[i - 1].off + r[i - 1].len == g;
+    bool right = i < p->runs && g + n == r[i].off;
+    if (left && right) {
+        r[i - 1].len += n + r[i].len;
+        memmove(&r[i], &r[i + 1], (p->runs - i - 1) * sizeof *r);
+        p->runs--;
+    } else if (left) {
+        r[i - 1].len += n;
+    } else if (right) {
+        r[i].off = g;
+        r[i].len += n;
+    } else {
+        memmove(&r[i + 1], &r[i], (p->runs - i) * sizeof *r);
+        r[i] = (struct db_run){g, n};
+        p->runs++;
+    }
+    return tp_take_waiters(&p->waiters);
+}
+
+void tp_pkts_put(struct tp_node *tp, uint32_t g)
+{
+    drv_shm_lock(&tp->db->pkt.lock);
+    uint64_t w = tp_pkts_free_locked(tp, g);
+    drv_shm_unlock(&tp->db->pkt.lock);
+    tp_wake(tp, w);
+}
+
+unsigned tp_pkts_free(struct tp_node *tp)
+{
+    struct db_pkts *p = &tp->db->pkt;
+    drv_shm_lock(&p->lock);
+    unsigned n = p->at.max - p->live;
     drv_shm_unlock(&p->lock);
     return n;
 }

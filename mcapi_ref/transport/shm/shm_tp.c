@@ -74,7 +74,10 @@ static void abort_(struct tp_node *tp, struct tp_op *op)
     if (op->kind == TP_MSG_SEND && tp_endp_slot(tp, op->to) >= DB_SLOTS) {
         tp_route_accel_abort(tp, op);
     } else if (op->held) {
-        tp_pool_put(tp, op->kind == TP_PKT_SEND ? &tp->db->pkt : &tp->db->msg, op->held - 1);
+        if (op->kind == TP_PKT_SEND)
+            tp_pkts_put(tp, op->held - 1);
+        else
+            tp_pool_put(tp, &tp->db->msg, op->held - 1);
         op->held = 0;
     } else if (op->kind == TP_OPEN) {
         tp_chan_open_abort(tp, op);
