@@ -51,7 +51,8 @@ mcapi_status_t fb_initialize(struct fb *f)
                            .routes = routes,
                            .nroutes = (unsigned)f->nnodes,
                            .transport = MCAPI_TRANSPORT_DMA,
-                           .pkt_depth = f->pkt_depth};
+                           .pkt_depth = f->pkt_depth,
+                           .dma_handshake = 1}; /* FUNCAPI's open (Table 3) */
     mcapi_info_t info;
     mcapi_status_t st = MCAPI_SUCCESS;
     mcapi_initialize(FB_DOMAIN, (mcapi_node_t)f->node, NULL, &param, &info, &st);

@@ -169,6 +169,12 @@ typedef struct {
      * are also the packets a sender may have on their way (credits), 1 to 16;
      * 0: 4. FUNCAPI's receive end is one HIBI PE DMA channel: 1. */
     unsigned pkt_depth;
+    /* MCAPI_TRANSPORT_DMA: 1, a channel end's open completes only when the
+     * other end has opened too (FUNCAPI's two-way handshake, paper 000
+     * Table 3); 0, once the channel is connected, as on the other
+     * transports (one thread may open both ends; a send waits for the
+     * receive end's HELLO, which brings its buffers and credits). */
+    unsigned dma_handshake;
     /* MCAPI_TRANSPORT_XMCAPI: the topology file; NULL or "": the environment
      * variable XMCAPI_TOPOLOGY. Text with a line break is the file's text
      * itself (a program that carries its topology). */

@@ -656,8 +656,7 @@ static void case_reuse_clean(void *arg)
 
 /* The reference implementation's tests open both ends from one thread:
  * open the send end and wait for it, then the receive end. Each open
- * completes once the channel is connected, so this does not deadlock;
- * a packet or scalar sent before the receive end opens waits for it. */
+ * completes once the channel is connected, so this does not deadlock. */
 static void case_one_thread_opens(void *arg)
 {
     (void)arg;
@@ -674,10 +673,10 @@ static void case_one_thread_opens(void *arg)
     mcapi_pktchan_send_open_i(&sh, tx, &r, &st);
     ck_assert_int_eq(mcapi_wait(&r, &size, MT_WAIT_MS, &st), MCAPI_TRUE);
     MT_EQ(st, MCAPI_SUCCESS);
-    mcapi_pktchan_send(sh, "first", 6, &st);
-    MT_EQ(st, MCAPI_SUCCESS);
     mcapi_pktchan_recv_open_i(&rh, rx, &r, &st);
     ck_assert_int_eq(mcapi_wait(&r, &size, MT_WAIT_MS, &st), MCAPI_TRUE);
+    MT_EQ(st, MCAPI_SUCCESS);
+    mcapi_pktchan_send(sh, "first", 6, &st);
     MT_EQ(st, MCAPI_SUCCESS);
     void *p = NULL;
     mcapi_pktchan_recv(rh, &p, &size, &st);
@@ -694,11 +693,48 @@ static void case_one_thread_opens(void *arg)
     mcapi_sclchan_send_open_i(&ssh, stx, &r, &st);
     ck_assert_int_eq(mcapi_wait(&r, &size, MT_WAIT_MS, &st), MCAPI_TRUE);
     MT_EQ(st, MCAPI_SUCCESS);
-    mcapi_sclchan_send_uint32(ssh, 42, &st);
-    MT_EQ(st, MCAPI_SUCCESS);
     mcapi_sclchan_recv_open_i(&srh, srx, &r, &st);
     ck_assert_int_eq(mcapi_wait(&r, &size, MT_WAIT_MS, &st), MCAPI_TRUE);
     MT_EQ(st, MCAPI_SUCCESS);
+    mcapi_sclchan_send_uint32(ssh, 42, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    ck_assert_uint_eq(mcapi_sclchan_recv_uint32(srh, &st), 42);
+    MT_EQ(st, MCAPI_SUCCESS);
+    mt_fini();
+}
+
+/* A packet or scalar sent before the receive end opens waits in its queue
+ * (the queue exists from the connect), so one thread may send first. */
+static void case_send_before_open(void *arg)
+{
+    (void)arg;
+    mt_init(0);
+    mcapi_pktchan_send_hndl_t sh;
+    mcapi_pktchan_recv_hndl_t rh;
+    mcapi_endpoint_t tx = mt_ep(1), rx = mt_ep(2);
+    mcapi_request_t r;
+    mcapi_status_t st = 0;
+    mcapi_pktchan_connect_i(tx, rx, &r, &st);
+    MT_EQ(mt_done(&r, st, NULL), MCAPI_SUCCESS);
+    sh = mt_pkt_open_send(tx);
+    mcapi_pktchan_send(sh, "first", 6, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    rh = mt_pkt_open_recv(rx);
+    void *p = NULL;
+    size_t size;
+    mcapi_pktchan_recv(rh, &p, &size, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    ck_assert_str_eq(p, "first");
+    mcapi_pktchan_release(p, &st);
+    mt_pkt_close_send(sh);
+    mt_pkt_close_recv(rh);
+    mcapi_endpoint_t stx = mt_ep(3), srx = mt_ep(4);
+    mcapi_sclchan_connect_i(stx, srx, &r, &st);
+    MT_EQ(mt_done(&r, st, NULL), MCAPI_SUCCESS);
+    mcapi_sclchan_send_hndl_t ssh = mt_scl_open_send(stx);
+    mcapi_sclchan_send_uint32(ssh, 42, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    mcapi_sclchan_recv_hndl_t srh = mt_scl_open_recv(srx);
     ck_assert_uint_eq(mcapi_sclchan_recv_uint32(srh, &st), 42);
     MT_EQ(st, MCAPI_SUCCESS);
     mt_fini();
@@ -736,6 +772,7 @@ void mt_pktchan(void)
         {.name = "pkt_basic", .core = case_basic, .cores = 2},
         {.name = "pkt_reuse_clean", .core = case_reuse_clean, .cores = 1},
         {.name = "pkt_one_thread_opens", .core = case_one_thread_opens, .cores = 1},
+        {.name = "pkt_send_before_open", .core = case_send_before_open, .cores = 1},
         {.name = "pkt_open_peer_gone", .core = case_open_peer_gone, .cores = 1},
         {.name = "pkt_errors", .core = case_errors, .cores = 1},
         {.name = "pkt_release", .core = case_release, .cores = 1},

@@ -22,11 +22,12 @@ unsigned dt_routes(struct mcapi_route *r, const struct mcapi_route *extra, unsig
 }
 
 mcapi_status_t dt_try_init_depth(mcapi_node_t node, const struct mcapi_route *routes, unsigned n,
-                                 unsigned pkt_depth)
+                                 unsigned pkt_depth, unsigned handshake)
 {
     mcapi_info_t info;
-    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .routes = routes, .nroutes = n,
-                       .transport = MCAPI_TRANSPORT_DMA, .pkt_depth = pkt_depth};
+    mcapi_param_t p = {
+        MCAPI_PARAM_INITIALIZER,          .routes = routes,       .nroutes = n,
+        .transport = MCAPI_TRANSPORT_DMA, .pkt_depth = pkt_depth, .dma_handshake = handshake};
     mcapi_status_t st = 0;
     mcapi_initialize(DT_DOMAIN, node, NULL, &p, &info, &st);
     return st;
@@ -34,7 +35,7 @@ mcapi_status_t dt_try_init_depth(mcapi_node_t node, const struct mcapi_route *ro
 
 mcapi_status_t dt_try_init(mcapi_node_t node, const struct mcapi_route *routes, unsigned n)
 {
-    return dt_try_init_depth(node, routes, n, 0);
+    return dt_try_init_depth(node, routes, n, 0, 0);
 }
 
 void dt_init_map(mcapi_node_t node, const struct mcapi_route *routes, unsigned n)
@@ -42,12 +43,23 @@ void dt_init_map(mcapi_node_t node, const struct mcapi_route *routes, unsigned n
     DT_EQ_AT(dt_try_init(node, routes, n), MCAPI_SUCCESS, "initialise node %u", node);
 }
 
-void dt_init_depth(unsigned pkt_depth)
+static void init(unsigned pkt_depth, unsigned handshake)
 {
     struct mcapi_route r[DT_MAX_ROUTES];
     unsigned n = dt_routes(r, NULL, 0);
     mcapi_node_t me = (mcapi_node_t)plat_core();
-    DT_EQ_AT(dt_try_init_depth(me, r, n, pkt_depth), MCAPI_SUCCESS, "initialise node %u", me);
+    DT_EQ_AT(dt_try_init_depth(me, r, n, pkt_depth, handshake), MCAPI_SUCCESS, "initialise node %u",
+             me);
+}
+
+void dt_init_depth(unsigned pkt_depth)
+{
+    init(pkt_depth, 0);
+}
+
+void dt_init_handshake(unsigned pkt_depth)
+{
+    init(pkt_depth, 1);
 }
 
 void dt_init(void)

@@ -52,13 +52,17 @@ double dt_num(const void *arg, const char *path);
 unsigned dt_routes(struct mcapi_route *r, const struct mcapi_route *extra, unsigned nextra);
 /* Initialise node with the mapping routes[0..n-1], MCAPI_TRANSPORT_DMA. */
 mcapi_status_t dt_try_init(mcapi_node_t node, const struct mcapi_route *routes, unsigned n);
-/* The same with mcapi_param_t.pkt_depth (0: the transport's default). */
+/* The same with mcapi_param_t.pkt_depth (0: the transport's default) and
+ * .dma_handshake. */
 mcapi_status_t dt_try_init_depth(mcapi_node_t node, const struct mcapi_route *routes, unsigned n,
-                                 unsigned pkt_depth);
+                                 unsigned pkt_depth, unsigned handshake);
 void dt_init_map(mcapi_node_t node, const struct mcapi_route *routes, unsigned n);
 /* Node plat_core() with the default mapping. */
 void dt_init(void);
 void dt_init_depth(unsigned pkt_depth); /* dt_init with mcapi_param_t.pkt_depth */
+/* dt_init_depth with mcapi_param_t.dma_handshake set: an open completes
+ * when the other end has opened too (FUNCAPI's two-way handshake). */
+void dt_init_handshake(unsigned pkt_depth);
 void dt_fini(void);
 
 /* An endpoint on port with MCAPI_ENDP_ATTR_TIMEOUT = DT_WAIT_MS. */

@@ -98,7 +98,7 @@ static void case_bad_maps(void *arg)
         mcapi_initialize(DT_DOMAIN, 0, NULL, &p, &info, &st);
         DT_EQ(st, MCAPI_ERR_PARAMETER);
         /* More packet buffers than a receive end can have. */
-        DT_EQ(dt_try_init_depth(0, good, ng, 17), MCAPI_ERR_PARAMETER);
+        DT_EQ(dt_try_init_depth(0, good, ng, 17, 0), MCAPI_ERR_PARAMETER);
         /* Lines of another domain do not count. */
         struct mcapi_route other[DT_MAX_ROUTES + 1];
         memcpy(other, good, ng * sizeof good[0]);

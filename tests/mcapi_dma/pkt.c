@@ -95,12 +95,15 @@ static void case_stream(void *arg)
 
 /* Flow control: the sender has 10 sends under way, the receiver takes
  * DEPTH packets and keeps them: nothing more arrives (the sender has no
- * credit), and a blocking send times out; each release lets one more in. */
+ * credit), and a blocking send times out; each release lets one more in.
+ * With the handshake, so that the sender has its credits when its open
+ * returns (its _i sends start at once, and nothing moves while it waits at
+ * a barrier). */
 static void flow(unsigned depth)
 {
     enum { N = 10 };
     int me = plat_core();
-    dt_init_depth(depth == DEPTH ? 0 : depth);
+    dt_init_handshake(depth == DEPTH ? 0 : depth);
     mcapi_endpoint_t ep = dt_ep(2);
     mcapi_status_t st;
     mcapi_request_t r;

@@ -140,13 +140,14 @@ static void case_wait_any(void *arg)
     dt_fini();
 }
 
-/* An open whose peer never opens stays pending (wait times out), can be
- * cancelled, and a later open completes once the peer opens. */
+/* With FUNCAPI's handshake (mcapi_param_t.dma_handshake): an open whose
+ * peer never opens stays pending (wait times out), can be cancelled, and a
+ * later open completes once the peer opens. */
 static void case_open_wait(void *arg)
 {
     (void)arg;
     int me = plat_core();
-    dt_init();
+    dt_init_handshake(0);
     mcapi_endpoint_t ep = dt_ep(2);
     mcapi_status_t st;
     mcapi_request_t r;

@@ -8,9 +8,10 @@
  *   connect  by any node: an end of its own it links at once; to each other
  *            end's node it sends CONNECT (your endpoint <port> is the
  *            <dir> end of a <chan> channel to <peer_node, peer_port>).
- *   open     the two-way handshake (FUNCAPI, Table 3): each end, when its
- *            owner opens it, sends HELLO to the other, and its open
- *            completes once the other's HELLO has come. The receiving end
+ *   open     each end, when its owner opens it, sends HELLO to the other;
+ *            its open completes at once (the channel is connected), or,
+ *            with mcapi_param_t.dma_handshake, once the other's HELLO has
+ *            come (FUNCAPI's two-way handshake, Table 3). The receiving end
  *            first allocates its buffers (DT_PKT_DEPTH packets of its
  *            MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE, or DT_SCL_DEPTH scalars of 8
  *            bytes) and posts one; its HELLO carries their size and count:
@@ -143,7 +144,7 @@ mcapi_status_t dt_chan_open(struct tp_node *tp, struct tp_op *op)
         c->hello_sent = 1;
         dt_ctl_send(tp, c->peer_node, &m);
     }
-    if (!c->hello_in && !c->peer_closed) {
+    if (tp->handshake && !c->hello_in && !c->peer_closed) {
         dt_watch(tp, W_CHAN, tp->ctl);
         return MCAPI_PENDING;
     }

@@ -44,6 +44,7 @@ mcapi_status_t dt_node_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_no
     if (!tp) return MCAPI_ERR_NODE_INITFAILED;
     mcapi_status_t st = dt_map_build(&tp->map, dom, param);
     tp->pkt_depth = param && param->pkt_depth ? param->pkt_depth : DT_PKT_DEPTH;
+    tp->handshake = param && param->dma_handshake;
     if (st == MCAPI_SUCCESS && tp->pkt_depth > DT_DEPTH_MAX) st = MCAPI_ERR_PARAMETER;
     tp->dom = dom;
     tp->node = node;

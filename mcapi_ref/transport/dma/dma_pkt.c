@@ -177,6 +177,10 @@ mcapi_status_t dt_pkt_send(struct tp_node *tp, struct tp_op *op)
         if (st != MCAPI_SUCCESS) return st;
         struct dt_conn *c = &e->c;
         if (c->peer_closed) return MCAPI_ERR_CHAN_NOTOPEN;
+        if (!c->hello_in) { /* the receive end has not opened: no buffers, no credits yet */
+            dt_watch(tp, W_CHAN, tp->ctl);
+            return MCAPI_PENDING;
+        }
         if (op->kind == TP_PKT_SEND && op->len > c->peer_cap) return MCAPI_ERR_PKT_SIZE;
         bool fail = (e->a.memtype & MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT) != 0;
         if (!c->credits) {

@@ -160,6 +160,7 @@ struct tp_node {
     uint32_t bell; /* our doorbell bit */
     uint64_t xfer_cycles;
     unsigned pkt_depth; /* mcapi_param_t.pkt_depth */
+    bool handshake;     /* mcapi_param_t.dma_handshake */
     struct dt_map map;
     unsigned nports;
     struct dt_endp ep[DT_PORTS];
