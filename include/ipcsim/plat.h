@@ -340,6 +340,14 @@ void *plat_mem_alloc(const char *memory, size_t size, size_t align, int *status)
  * existing region's). created and status may be NULL. */
 void *plat_shared_map(const char *name, size_t size, bool *created, int *status);
 void plat_shared_unmap(void *p); /* the last unmap in the run frees it */
+/* A POSIX region (natively "/..." or a job's) outlives a process that dies
+ * with it mapped, but not all of them: the last live process's unmap
+ * removes it (from /dev/shm too), and a region whose mappers have all died
+ * without unmapping (a crashed run) is not joined by the next mapper, which
+ * removes it and creates a fresh one (*created = true, zeroed). Natively a
+ * mapping process holds a shared record lock on the object, which the
+ * kernel drops when the process ends; a fork()ed child does not inherit it
+ * (map in the child itself). */
 
 /* Place [p, p+n) of shared memory (a named region or plat_shared_alloc memory) with core `core`:
  * on a platform whose memory is split among boards or groups, each with its own DRAM, the bytes

@@ -1,5 +1,6 @@
 /* robust.c -- what survives a process's death: PLAT_MUTEX_ROBUST,
- * plat_proc_token / plat_proc_alive. */
+ * plat_proc_token / plat_proc_alive, and POSIX regions whose mappers died
+ * (plat_shared_map, natively). */
 #define _GNU_SOURCE
 #include "pt.h"
 
@@ -17,6 +18,13 @@ struct robust {
 static void region_name(char *name, size_t n, const char *what)
 {
     snprintf(name, n, "/ipcsim-robust-%s-%ld", what, (long)getpid());
+}
+
+static bool shm_exists(const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/dev/shm%s", name);
+    return access(path, F_OK) == 0;
 }
 
 /* Fork fn(arg) and wait for it; returns the child's wait status. */
@@ -143,6 +151,90 @@ static void test_proc_child(const struct harness_env *env)
     ck_assert(!plat_proc_alive(t + (1ull << 22))); /* same pid, another start time */
 }
 
+static const char *reclaim_name;
+
+/* Map the region, mark it, die without unmapping. */
+static void map_and_die(void *arg)
+{
+    (void)arg;
+    bool created = false;
+    uint64_t *p = plat_shared_map(reclaim_name, 4096, &created, NULL);
+    if (!p) _exit(3);
+    plat_store64(p, 0xdead);
+    raise(SIGKILL);
+}
+
+/* A crashed run's region: every mapper died. The next mapper gets a fresh,
+ * zeroed one (created), and its unmap leaves nothing in /dev/shm. */
+static void test_map_stale(const struct harness_env *env)
+{
+    (void)env;
+    char name[64];
+    region_name(name, sizeof name, "stale");
+    reclaim_name = name;
+    shm_unlink(name);
+    int st = run_child(map_and_die, NULL);
+    ck_assert_msg(WIFSIGNALED(st), "child status %#x", st);
+    ck_assert_msg(shm_exists(name), "the dead child's region is not in /dev/shm");
+    bool created = false;
+    int status = 0;
+    uint64_t *p = plat_shared_map(name, 4096, &created, &status);
+    ck_assert_msg(p, "plat_shared_map: %s", plat_strerror(status));
+    bool fresh = created, zero = plat_load64(p) == 0;
+    plat_shared_unmap(p);
+    bool left = shm_exists(name);
+    shm_unlink(name);
+    ck_assert_msg(fresh && zero, "joined the dead run's region (created %d, word %s)", fresh,
+                  zero ? "0" : "0xdead");
+    ck_assert_msg(!left, "the region outlived its last unmap");
+}
+
+/* Join the parent's region, mark it, die without unmapping. */
+static void join_and_die(void *arg)
+{
+    (void)arg;
+    bool created = true;
+    uint64_t *p = plat_shared_map(reclaim_name, 4096, &created, NULL);
+    if (!p || created) _exit(3);
+    plat_store64(p + 1, 0xdead);
+    raise(SIGKILL);
+}
+
+/* A region one of whose two users died: the survivor's unmap is the last
+ * and removes it. The child joins before the parent maps anything else, so
+ * it inherits no mapping (fork). */
+static void test_map_survivor(const struct harness_env *env)
+{
+    (void)env;
+    char name[64];
+    region_name(name, sizeof name, "surv");
+    reclaim_name = name;
+    shm_unlink(name);
+    volatile uint64_t *go = harness_page(sizeof *go);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        while (!*go) usleep(100);
+        join_and_die(NULL);
+        _exit(0);
+    }
+    bool created = false;
+    uint64_t *p = plat_shared_map(name, 4096, &created, NULL);
+    *go = 1;
+    ck_assert_ptr_nonnull(p);
+    ck_assert(created);
+    int st = 0;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFSIGNALED(st), "child status %#x", st);
+    ck_assert_uint_eq(plat_load64(p + 1), 0xdead); /* it did share the region */
+    plat_shared_unmap(p);
+    bool left = shm_exists(name);
+    shm_unlink(name);
+    ck_assert_msg(!left, "the survivor's last unmap left the region in /dev/shm");
+}
+
 void pt_robust(void)
 {
     static const struct harness_case cases[] = {
@@ -150,6 +242,8 @@ void pt_robust(void)
         {.name = "mutex_robust", .core = case_mutex_robust, .cores = 3},
         {.name = "proc_self", .core = case_proc_self, .cores = 2},
         {.name = "proc_child", .test = test_proc_child, .backends = HARNESS_NATIVE},
+        {.name = "shared_map_stale", .test = test_map_stale, .backends = HARNESS_NATIVE},
+        {.name = "shared_map_survivor", .test = test_map_survivor, .backends = HARNESS_NATIVE},
     };
     harness_add_cases("plat", cases, HARNESS_COUNT(cases));
 }
