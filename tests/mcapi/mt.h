@@ -126,5 +126,6 @@ void mt_timeouts(void);
 void mt_virtual(void);
 void mt_simtime(void);
 void mt_churn(void);
+void mt_crash(void);
 
 #endif

@@ -19,4 +19,5 @@ void tests_register(void)
     mt_virtual();
     mt_simtime();
     mt_churn();
+    mt_crash();
 }

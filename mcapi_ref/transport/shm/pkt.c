@@ -31,7 +31,7 @@ mcapi_status_t tp_pkt_send(struct tp_node *tp, struct tp_op *op)
     }
     uint64_t w = 0;
     if (st == MCAPI_SUCCESS) {
-        drv_shm_lock(&c->lock);
+        tp_lock(tp->db, &c->lock);
         if (c->side[TP_RECV] == SIDE_CLOSED) {
             st = MCAPI_ERR_CHAN_NOTOPEN;
         } else if (tp_q_full(&c->q)) {
@@ -64,18 +64,20 @@ mcapi_status_t tp_pkt_recv(struct tp_node *tp, struct tp_op *op)
     mcapi_status_t st = tp_chan_use(tp, op, &c);
     if (st != MCAPI_SUCCESS) return st;
     struct db_entry x;
-    drv_shm_lock(&c->lock);
+    tp_lock(tp->db, &c->lock);
     if (!tp_q_count(&c->q)) {
         st = c->side[TP_SEND] == SIDE_CLOSED ? MCAPI_ERR_CHAN_NOTOPEN : MCAPI_PENDING;
         if (st == MCAPI_PENDING) c->waiters |= tp->bit;
         drv_shm_unlock(&c->lock);
         return st;
     }
+    /* The receiver's before it leaves the queue: never in neither. */
+    db->pkt.own[tp_q_peek(&c->q)->data] = (uint8_t)(tp->node + 1);
     tp_q_pop(&c->q, &x);
     uint64_t w = tp_take_waiters(&c->waiters);
     drv_shm_unlock(&c->lock);
     tp_wake(tp, w);
-    drv_shm_lock(&db->pkt.lock);
+    tp_lock(tp->db, &db->pkt.lock);
     db->holder[x.data] = (uint8_t)(tp->node + 1);
     drv_shm_unlock(&db->pkt.lock);
     *op->out_buf = db->pktbuf[x.data];
@@ -93,11 +95,12 @@ mcapi_status_t tp_pkt_release(struct tp_node *tp, const void *buf, bool test)
     unsigned i = (unsigned)((p - base) / MCAPI_MAX_PKT_SIZE);
     mcapi_status_t st = MCAPI_SUCCESS;
     uint64_t w = 0;
-    drv_shm_lock(&db->pkt.lock);
+    tp_lock(tp->db, &db->pkt.lock);
     if (!db->holder[i]) {
         st = MCAPI_ERR_BUF_INVALID;
     } else if (!test) {
         db->holder[i] = 0;
+        db->pkt.own[i] = 0;
         db->pkt.free[db->pkt.top++] = (uint16_t)i;
         w = tp_take_waiters(&db->pkt.waiters);
     }
@@ -111,10 +114,11 @@ void tp_pkt_release_all(struct tp_node *tp)
 {
     struct db *db = tp->db;
     uint64_t w = 0;
-    drv_shm_lock(&db->pkt.lock);
+    tp_lock(tp->db, &db->pkt.lock);
     for (unsigned i = 0; i < MCAPI_MAX_PKT_BUFFERS; i++)
         if (db->holder[i] == tp->node + 1) {
             db->holder[i] = 0;
+            db->pkt.own[i] = 0;
             db->pkt.free[db->pkt.top++] = (uint16_t)i;
             w = 1;
         }
