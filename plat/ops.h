@@ -33,9 +33,11 @@
     XV(yield, (void), ())                                                                          \
     XV(mutex_init, (plat_mutex * m, unsigned flags), (m, flags))                                   \
     XV(mutex_destroy, (plat_mutex * m), (m))                                                       \
-    XV(mutex_lock, (plat_mutex * m), (m))                                                          \
+    X(int, mutex_lock, (plat_mutex * m), (m))                                                      \
     X(bool, mutex_trylock, (plat_mutex * m), (m))                                                  \
     XV(mutex_unlock, (plat_mutex * m), (m))                                                        \
+    X(uint64_t, proc_token, (void), ())                                                            \
+    X(bool, proc_alive, (uint64_t token), (token))                                                 \
     XV(event_init, (plat_event * ev, unsigned flags), (ev, flags))                                 \
     XV(event_destroy, (plat_event * ev), (ev))                                                     \
     X(uint32_t, event_epoch, (plat_event * ev), (ev))                                              \

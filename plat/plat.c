@@ -59,6 +59,7 @@ const char *plat_strerror(int status)
         [-PLAT_EADDRINUSE] = "address in use",
         [-PLAT_EIO] = "transport error",
         [-PLAT_EBUSY] = "busy (already taken)",
+        [-PLAT_EOWNERDEAD] = "taken, its previous holder died",
     };
     if (status > 0 || -status >= (int)(sizeof text / sizeof text[0]) || !text[-status])
         return "unknown status";

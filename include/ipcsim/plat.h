@@ -98,6 +98,7 @@ enum plat_status {
     PLAT_EADDRINUSE = -9,   /* somebody already listens there */
     PLAT_EIO = -10,         /* the transport failed (connection reset, ...) */
     PLAT_EBUSY = -11,       /* the resource is taken (a posted buffer, ...) */
+    PLAT_EOWNERDEAD = -12,  /* taken, but its previous holder died holding it */
 };
 
 /* Short English text for a status ("timed out", ...). Never NULL. */
@@ -207,17 +208,45 @@ void plat_yield(void);                 /* let other threads of this core run */
 /* Both are plain structs the caller places anywhere (a struct, shared memory)
  * and initialises; no allocation. With PLAT_SHARED_PROCESS the object works
  * between processes when it lives in a region from plat_shared_map("/...").
+ *
+ * A mutex initialised with PLAT_MUTEX_ROBUST survives the death of its
+ * holder: a process that ends (killed, crashed, exited) while holding it
+ * does not leave it held. The next plat_mutex_lock takes it and returns
+ * PLAT_EOWNERDEAD instead of PLAT_OK: the caller holds the mutex, which is
+ * usable again, but what it guards may be half-updated, so the caller
+ * repairs that before unlocking (if the caller dies too, the next locker
+ * gets PLAT_EOWNERDEAD again). plat_mutex_trylock takes such a mutex too
+ * and returns true without saying so: use plat_mutex_lock where a death
+ * matters. Without the flag a mutex whose holder died stays held.
+ *   native  a PTHREAD_MUTEX_ROBUST mutex (pthread_mutex_consistent on
+ *           EOWNERDEAD); it is per thread, so a thread that ends holding
+ *           it counts as a dead holder too.
+ *   sim     no core dies: plat_mutex_lock always returns PLAT_OK.
  */
 #define PLAT_SHARED_PROCESS 1u
+#define PLAT_MUTEX_ROBUST 2u
 
 typedef struct plat_mutex {
     PLAT_ALIGN16 unsigned char opaque[64];
 } plat_mutex;
 void plat_mutex_init(plat_mutex *m, unsigned flags);
 void plat_mutex_destroy(plat_mutex *m);
-void plat_mutex_lock(plat_mutex *m);
+/* PLAT_OK, or PLAT_EOWNERDEAD (PLAT_MUTEX_ROBUST only; above). */
+int plat_mutex_lock(plat_mutex *m);
 bool plat_mutex_trylock(plat_mutex *m);
 void plat_mutex_unlock(plat_mutex *m);
+
+/* Processes, for data shared between them that outlives one (a named
+ * region's records of who uses it). plat_proc_token names the calling
+ * process: never 0, equal for all its cores and threads, and never given
+ * to another process while the host runs (natively the process id with
+ * its start time, so a reused id does not match). plat_proc_alive is false
+ * once that process has ended (natively also while it is a zombie), true
+ * for a running one; 0 is never alive.
+ *   sim     the run is one process that never dies: the token is 1 and
+ *           alive(1) is true. */
+uint64_t plat_proc_token(void);
+bool plat_proc_alive(uint64_t token);
 
 /* An event is an event count: a 32-bit epoch that plat_event_notify advances
  * and every waiter sees. The race-free way to sleep until a condition holds:
@@ -311,6 +340,14 @@ void *plat_mem_alloc(const char *memory, size_t size, size_t align, int *status)
  * existing region's). created and status may be NULL. */
 void *plat_shared_map(const char *name, size_t size, bool *created, int *status);
 void plat_shared_unmap(void *p); /* the last unmap in the run frees it */
+/* A POSIX region (natively "/..." or a job's) outlives a process that dies
+ * with it mapped, but not all of them: the last live process's unmap
+ * removes it (from /dev/shm too), and a region whose mappers have all died
+ * without unmapping (a crashed run) is not joined by the next mapper, which
+ * removes it and creates a fresh one (*created = true, zeroed). Natively a
+ * mapping process holds a shared record lock on the object, which the
+ * kernel drops when the process ends; a fork()ed child does not inherit it
+ * (map in the child itself). */
 
 /* Place [p, p+n) of shared memory (a named region or plat_shared_alloc memory) with core `core`:
  * on a platform whose memory is split among boards or groups, each with its own DRAM, the bytes

@@ -21,12 +21,22 @@ void drv_shm_unmap(void *region)
 
 void drv_shm_lock_init(plat_mutex *m, bool shared)
 {
-    plat_mutex_init(m, shared ? PLAT_SHARED_PROCESS : 0);
+    plat_mutex_init(m, PLAT_MUTEX_ROBUST | (shared ? PLAT_SHARED_PROCESS : 0));
 }
 
-void drv_shm_lock(plat_mutex *m)
+bool drv_shm_lock(plat_mutex *m)
 {
-    plat_mutex_lock(m);
+    return plat_mutex_lock(m) == PLAT_EOWNERDEAD;
+}
+
+uint64_t drv_shm_self(void)
+{
+    return plat_proc_token();
+}
+
+bool drv_shm_alive(uint64_t token)
+{
+    return plat_proc_alive(token);
 }
 
 void drv_shm_unlock(plat_mutex *m)

@@ -21,15 +21,23 @@
 void *drv_shm_map(const char *name, size_t size, bool *created, int *status);
 void drv_shm_unmap(void *region);
 
-/* Locks and events inside the region; shared: between processes too. */
+/* Locks and events inside the region; shared: between processes too.
+ * Locks are robust (PLAT_MUTEX_ROBUST): drv_shm_lock returns true when the
+ * lock's previous holder died holding it; the caller holds it and repairs
+ * what it guards. */
 void drv_shm_lock_init(plat_mutex *m, bool shared);
-void drv_shm_lock(plat_mutex *m);
+bool drv_shm_lock(plat_mutex *m);
 void drv_shm_unlock(plat_mutex *m);
 void drv_shm_event_init(plat_event *ev, bool shared);
 uint32_t drv_shm_epoch(plat_event *ev);
 void drv_shm_notify(plat_event *ev);
 /* Sleep until the event moves past epoch or timeout_ns passes. */
 void drv_shm_sleep(plat_event *ev, uint32_t epoch, uint64_t timeout_ns);
+
+/* Who uses the region: a token naming the calling process, and whether
+ * the process a token names still runs (plat_proc_token, plat_proc_alive). */
+uint64_t drv_shm_self(void);
+bool drv_shm_alive(uint64_t token);
 
 /* Move n bytes with the calling core's loads and stores (timed). */
 void drv_shm_copy(void *dst, const void *src, size_t n);

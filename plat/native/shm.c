@@ -3,11 +3,33 @@
  *
  * A process-wide list of regions with reference counts. A name starting with
  * '/' is POSIX shared memory that other processes reach too: the object holds
- * the region followed by a trailer with its exact size, a ready flag and a
- * count of mappings across processes, so the last unmap anywhere unlinks it
- * and the next map creates it afresh (zeroed, *created = true). Openers
- * increment that count only while it is non-zero, so they never join an
- * object that is being unlinked: they retry and create a new one.
+ * the region followed by a trailer with its exact size and a ready flag.
+ * Who uses it is kept by the kernel, not in the object: every process that
+ * has it mapped holds a shared record lock (fcntl F_RDLCK on its first byte)
+ * through the descriptor it keeps open, and the kernel drops that lock when
+ * the process ends, however it ends. So "nobody else uses it" is "an
+ * exclusive lock (F_WRLCK) is granted at once":
+ *
+ *   create  O_EXCL, then at once the shared lock (before sizing it), then
+ *           size, map, write the trailer, set ready.
+ *   unmap   try the exclusive lock (the upgrade keeps the shared one when it
+ *           fails): granted, this was the last live user, and it unlinks the
+ *           name; either way it unmaps and closes (dropping its lock).
+ *   join    try the exclusive lock first. Granted on a sized object: every
+ *           process that used it has died without unmapping (a crashed run;
+ *           a creator holds its lock before sizing), or the last user is
+ *           just leaving: unlink the name if it still names this object, and
+ *           retry, which creates a fresh one. Refused: take the shared lock
+ *           (refused too: someone is unlinking it, retry) and join if ready.
+ *           Unsized and unlocked: a creator between O_EXCL and its lock;
+ *           retry (one that died right there leaves the name stuck: the
+ *           tries run out, PLAT_EIO).
+ *
+ * Before unlinking, a process checks that the name still names the object
+ * it holds locked (the inode), so it never removes a newer object of the
+ * same name. Record locks belong to a process, not to a descriptor: a
+ * fork()ed child does not inherit them, and a process never opens a second
+ * descriptor of an object it has mapped (closing that would drop its lock).
  *
  * In a job (job.c) every name is such an object, /ipcsim.<job>.<name>, so
  * the job's processes share the regions its cores map.
@@ -22,12 +44,13 @@
  * worst, never freed memory, and no mapping made after the unmap can be
  * mistaken for the old one.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include "native.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -36,8 +59,8 @@
 #include <unistd.h>
 
 struct trailer {
-    uint32_t ready; /* set by the creator once size and refs are written */
-    uint32_t refs;  /* mappings in all processes */
+    uint32_t ready; /* set by the creator once size is written */
+    uint32_t pad;
     uint64_t size;
     /* One line per queue: sleepers of different queues do not share one. */
     struct {
@@ -59,6 +82,7 @@ struct region {
     size_t size;
     void *p;
     size_t len;         /* mapped bytes (POSIX) */
+    int fd;             /* the POSIX object, holding this process's lock */
     int refs;           /* mappings in this process */
     struct trailer *tr; /* NULL: private to the process */
     struct region *next;
@@ -143,48 +167,63 @@ const struct nat_span *nat_shm_span(const void *addr)
     return NULL;
 }
 
-/* Map an existing object; PLAT_EAGAIN: it is going away or not ready, retry. */
+/* Take the record lock of type (F_RDLCK, F_WRLCK) on fd's first byte:
+ * true if granted; with wait, block until it is. */
+static bool lock_obj(int fd, short type, bool wait)
+{
+    struct flock l = {.l_type = type, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1};
+    for (;;) {
+        if (fcntl(fd, wait ? F_SETLKW : F_SETLK, &l) == 0) return true;
+        if (errno != EINTR) return false;
+    }
+}
+
+/* Unlink name if it still names the object open at fd. */
+static void unlink_if_same(const char *name, int fd)
+{
+    char path[300];
+    struct stat a, b;
+    snprintf(path, sizeof path, "/dev/shm%s", name);
+    if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+        shm_unlink(name);
+}
+
+/* Map an existing object; PLAT_EAGAIN: it is going away, stale (then
+ * removed) or not ready, retry. */
 static int join_posix(const char *name, size_t size, struct region *r)
 {
     int fd = shm_open(name, O_RDWR | O_CLOEXEC, 0600);
     if (fd < 0) return errno == ENOENT ? PLAT_EAGAIN : map_errno(errno);
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return map_errno(e);
-    }
-    if (st.st_size == 0) { /* the creator has not sized it yet */
-        close(fd);
-        return PLAT_EAGAIN;
-    }
-    if ((size_t)st.st_size != r->len) {
-        close(fd);
-        return PLAT_EINVAL;
-    }
-    void *p = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    int e = errno;
-    close(fd);
-    if (p == MAP_FAILED) return map_errno(e);
-    struct trailer *tr = (struct trailer *)((char *)p + trailer_at(size));
     int rc = PLAT_EAGAIN;
-    if (__atomic_load_n(&tr->ready, __ATOMIC_ACQUIRE)) {
-        uint32_t n = __atomic_load_n(&tr->refs, __ATOMIC_ACQUIRE);
-        if (tr->size != size)
-            rc = PLAT_EINVAL;
-        else
-            while (n != 0 && rc == PLAT_EAGAIN)
-                if (__atomic_compare_exchange_n(&tr->refs, &n, n + 1, false, __ATOMIC_ACQ_REL,
-                                                __ATOMIC_ACQUIRE))
-                    rc = PLAT_OK;
+    if (lock_obj(fd, F_WRLCK, false)) {
+        /* Nobody holds it: a crashed run's object (or one being left). */
+        if (fstat(fd, &st) == 0 && st.st_size > 0) unlink_if_same(name, fd);
+    } else if (!lock_obj(fd, F_RDLCK, false)) {
+        /* Someone is unlinking it. */
+    } else if (fstat(fd, &st) != 0) {
+        rc = map_errno(errno);
+    } else if (st.st_size != 0 && (size_t)st.st_size != r->len) {
+        rc = PLAT_EINVAL;
+    } else if (st.st_size != 0) {
+        void *p = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (p == MAP_FAILED) {
+            rc = map_errno(errno);
+        } else {
+            struct trailer *tr = (struct trailer *)((char *)p + trailer_at(size));
+            if (__atomic_load_n(&tr->ready, __ATOMIC_ACQUIRE))
+                rc = tr->size == size ? PLAT_OK : PLAT_EINVAL;
+            if (rc == PLAT_OK) {
+                r->p = p;
+                r->tr = tr;
+                r->fd = fd;
+                return PLAT_OK;
+            }
+            munmap(p, r->len);
+        }
     }
-    if (rc != PLAT_OK) {
-        munmap(p, r->len);
-        return rc;
-    }
-    r->p = p;
-    r->tr = tr;
-    return PLAT_OK;
+    close(fd); /* drops the lock */
+    return rc;
 }
 
 static int create_posix(const char *name, size_t size, struct region *r)
@@ -193,20 +232,23 @@ static int create_posix(const char *name, size_t size, struct region *r)
     if (fd < 0) return errno == EEXIST ? PLAT_EAGAIN : map_errno(errno);
     void *p = MAP_FAILED;
     int e = 0;
-    if (ftruncate(fd, (off_t)r->len) != 0)
+    /* The shared lock before the size: a sized object nobody locks is stale. */
+    if (!lock_obj(fd, F_RDLCK, true))
+        e = errno;
+    else if (ftruncate(fd, (off_t)r->len) != 0)
         e = errno;
     else if ((p = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED)
         e = errno;
-    close(fd);
     if (p == MAP_FAILED) {
         shm_unlink(name);
+        close(fd);
         return map_errno(e);
     }
     /* ftruncate gave zeros: the region is already clear. */
     r->p = p;
+    r->fd = fd;
     r->tr = (struct trailer *)((char *)p + trailer_at(size));
     r->tr->size = size;
-    r->tr->refs = 1;
     __atomic_store_n(&r->tr->ready, 1, __ATOMIC_RELEASE);
     return PLAT_OK;
 }
@@ -298,8 +340,10 @@ void nat_shared_unmap(void *p)
     if (r->tr) span_drop(r); /* before the unmap: no lookup finds it after */
     pthread_mutex_unlock(&lock);
     if (r->tr) {
-        if (__atomic_sub_fetch(&r->tr->refs, 1, __ATOMIC_ACQ_REL) == 0) shm_unlink(r->obj);
+        /* The last live user (the dead hold no locks) removes the name. */
+        if (lock_obj(r->fd, F_WRLCK, false)) unlink_if_same(r->obj, r->fd);
         munmap(r->p, r->len);
+        close(r->fd);
     } else {
         free(r->p);
     }

@@ -2,7 +2,11 @@
  * sync.c -- mutexes and events (native).
  *
  * A mutex is a glibc adaptive pthread mutex (it spins a little before
- * sleeping), process-shared on request. An event is an epoch word that is
+ * sleeping), process-shared on request, robust on request
+ * (PLAT_MUTEX_ROBUST): a lock that finds its holder dead makes it
+ * consistent at once and reports PLAT_EOWNERDEAD, so the mutex never
+ * becomes unrecoverable (ENOTRECOVERABLE) even if the caller only
+ * repairs and unlocks. An event is an epoch word that is
  * also the futex word: waiters spin, then sleep on it; notify advances it and
  * wakes sleepers only if there are any. Without FUTEX_PRIVATE_FLAG the futex
  * works across processes when the event lives in a plat_shared_map("/...")
@@ -12,6 +16,7 @@
 #include "native.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,6 +55,7 @@ void nat_mutex_init(plat_mutex *m, unsigned flags)
     pthread_mutexattr_init(&a);
     pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
     if (flags & PLAT_SHARED_PROCESS) pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+    if (flags & PLAT_MUTEX_ROBUST) pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
     int rc = pthread_mutex_init(&x->m, &a);
     pthread_mutexattr_destroy(&a);
     if (rc != 0) nat_die("plat_mutex_init: pthread_mutex_init failed (%d)", rc);
@@ -59,13 +65,20 @@ void nat_mutex_destroy(plat_mutex *m)
 {
     pthread_mutex_destroy(&mx(m, "plat_mutex_destroy")->m);
 }
-void nat_mutex_lock(plat_mutex *m)
+int nat_mutex_lock(plat_mutex *m)
 {
-    pthread_mutex_lock(&mx(m, "plat_mutex_lock")->m);
+    struct nat_mutex *x = mx(m, "plat_mutex_lock");
+    int rc = pthread_mutex_lock(&x->m);
+    if (rc == 0) return PLAT_OK;
+    if (rc == EOWNERDEAD && pthread_mutex_consistent(&x->m) == 0) return PLAT_EOWNERDEAD;
+    nat_die("plat_mutex_lock: pthread_mutex_lock failed (%d)", rc);
 }
 bool nat_mutex_trylock(plat_mutex *m)
 {
-    return pthread_mutex_trylock(&mx(m, "plat_mutex_trylock")->m) == 0;
+    struct nat_mutex *x = mx(m, "plat_mutex_trylock");
+    int rc = pthread_mutex_trylock(&x->m);
+    if (rc == EOWNERDEAD) rc = pthread_mutex_consistent(&x->m);
+    return rc == 0;
 }
 void nat_mutex_unlock(plat_mutex *m)
 {

@@ -27,12 +27,14 @@ void sim_mutex_destroy(plat_mutex *m)
     need(m, "plat_mutex_destroy");
 }
 
-void sim_mutex_lock(plat_mutex *m)
+// No simulated core dies, so a robust mutex never has a dead holder.
+int sim_mutex_lock(plat_mutex *m)
 {
     Thread &t = self();
     uint64_t *w = word(need(m, "plat_mutex_lock"));
     while (sim_access(t, OP_CAS, tlm::TLM_WRITE_COMMAND, w, 0, 1) != 0)
         kernel().block(t, w, sizeof *w, "plat_mutex_lock", NEVER);
+    return PLAT_OK;
 }
 
 bool sim_mutex_trylock(plat_mutex *m)
@@ -48,6 +50,20 @@ void sim_mutex_unlock(plat_mutex *m)
     uint64_t *w = word(need(m, "plat_mutex_unlock"));
     if (sim_access(t, OP_XCHG, tlm::TLM_WRITE_COMMAND, w, 0, 0) == 0)
         kernel().misuse("plat_mutex_unlock: the mutex is not locked");
+}
+
+// The run is one process that lives as long as the simulation: bookkeeping,
+// no simulated time.
+uint64_t sim_proc_token()
+{
+    self();
+    return 1;
+}
+
+bool sim_proc_alive(uint64_t token)
+{
+    self();
+    return token == 1;
 }
 
 void sim_event_init(plat_event *ev, unsigned)

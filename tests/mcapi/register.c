@@ -21,4 +21,5 @@ void tests_register(void)
     mt_churn();
     mt_pool();
     mt_porting();
+    mt_crash();
 }

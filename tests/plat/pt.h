@@ -80,6 +80,7 @@ void pt_wake(void);
 void pt_home(void);
 void pt_touch(void);
 void pt_keystone(void);
+void pt_robust(void);
 
 /* Cases of stream.c that gbe.c also runs on the tcp device. */
 void case_stream_tcp(void *arg);

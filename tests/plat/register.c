@@ -25,4 +25,5 @@ void tests_register(void)
     pt_home();
     pt_keystone();
     pt_touch();
+    pt_robust();
 }

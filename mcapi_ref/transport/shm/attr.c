@@ -44,7 +44,7 @@ static void take(struct tp_node *tp, const struct db_endp *e, struct tp_attr_val
     if (e->chopen) s->status |= MCAPI_ENDP_ATTR_STATUS_OPEN;
     if (e->chan >= 0) {
         struct db_chan *c = &db->chan[e->chan];
-        drv_shm_lock(&c->lock);
+        tp_lock(tp->db, &c->lock);
         pkt = c->type == TP_PKT;
         s->type = pkt ? MCAPI_ENDP_ATTR_TYPE_PKTCHAN : MCAPI_ENDP_ATTR_TYPE_SCLCHAN;
         /* The second group of flags shares the first's values: the high
@@ -60,7 +60,7 @@ static void take(struct tp_node *tp, const struct db_endp *e, struct tp_attr_val
     } else {
         s->recv_bufs = MCAPI_MAX_QUEUE_ELEMENTS - q->count - q->reserved;
     }
-    s->send_bufs = (mcapi_int_t)(pkt ? tp_pkts_free(tp) : tp_pool_free(&db->msg));
+    s->send_bufs = (mcapi_int_t)(pkt ? tp_pkts_free(tp) : tp_pool_free(db, &db->msg));
 }
 
 mcapi_status_t tp_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num, void *attr,
@@ -72,10 +72,10 @@ mcapi_status_t tp_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
     if (slot >= DB_SLOTS) {
         if (tp_own_check(tp, ep) == MCAPI_ERR_ENDP_INVALID) return MCAPI_ERR_ENDP_INVALID;
         defaults(&s);
-        s.send_bufs = (mcapi_int_t)tp_pool_free(&tp->db->msg);
+        s.send_bufs = (mcapi_int_t)tp_pool_free(tp->db, &tp->db->msg);
     } else {
         struct db_endp *e = &tp->db->endp[slot];
-        drv_shm_lock(&e->lock);
+        tp_lock(tp->db, &e->lock);
         bool ok = e->ident == ep;
         if (ok) take(tp, e, &s);
         drv_shm_unlock(&e->lock);
@@ -95,7 +95,7 @@ mcapi_status_t tp_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
     mcapi_status_t chk = tp_attr_settable(num, attr, size);
     if (chk != MCAPI_SUCCESS) return chk;
     mcapi_status_t st = MCAPI_SUCCESS;
-    drv_shm_lock(&e->lock);
+    tp_lock(tp->db, &e->lock);
     if (num != MCAPI_ENDP_ATTR_TIMEOUT && e->chan >= 0) {
         st = MCAPI_ERR_CHAN_CONNECTED;
     } else {
@@ -110,7 +110,7 @@ mcapi_status_t tp_attr_node(struct tp_node *tp, mcapi_domain_t dom, mcapi_node_t
 {
     if (dom != tp->dom) return MCAPI_ERR_DOMAIN_INVALID;
     struct db_node *n = &tp->db->node[node];
-    drv_shm_lock(&n->lock);
+    tp_lock(tp->db, &n->lock);
     mcapi_node_attr_type_t type = n->type;
     bool live = n->state != NODE_FREE;
     drv_shm_unlock(&n->lock);

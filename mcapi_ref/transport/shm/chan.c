@@ -64,9 +64,9 @@ mcapi_status_t tp_chan_connect(struct tp_node *tp, struct tp_op *op)
     struct db_endp *first = ss < rs ? s : r, *second = ss < rs ? r : s;
     mcapi_status_t st = MCAPI_SUCCESS;
     uint64_t w = 0;
-    drv_shm_lock(&db->lock);
-    drv_shm_lock(&first->lock);
-    if (second != first) drv_shm_lock(&second->lock);
+    tp_lock(tp->db, &db->lock);
+    tp_lock(tp->db, &first->lock);
+    if (second != first) tp_lock(tp->db, &second->lock);
     unsigned c = 0;
     if (s->ident != op->h || r->ident != op->to)
         st = MCAPI_ERR_ENDP_INVALID;
@@ -80,7 +80,7 @@ mcapi_status_t tp_chan_connect(struct tp_node *tp, struct tp_op *op)
     }
     if (st == MCAPI_SUCCESS) {
         struct db_chan *ch = &db->chan[c];
-        drv_shm_lock(&ch->lock);
+        tp_lock(tp->db, &ch->lock);
         ch->used = 1;
         ch->type = op->chan;
         ch->side[TP_SEND] = ch->side[TP_RECV] = SIDE_CONN;
@@ -107,7 +107,7 @@ mcapi_status_t tp_chan_open(struct tp_node *tp, struct tp_op *op)
     struct db_endp *e = tp_own_endp(tp, op->h);
     if (!e) return MCAPI_ERR_ENDP_DELETED; /* check() saw it: deleted while pending */
     mcapi_status_t st = MCAPI_PENDING;
-    drv_shm_lock(&e->lock);
+    tp_lock(tp->db, &e->lock);
     if (!op->state) {
         if (e->opening || e->chopen) {
             drv_shm_unlock(&e->lock);
@@ -119,7 +119,7 @@ mcapi_status_t tp_chan_open(struct tp_node *tp, struct tp_op *op)
     if (e->chan >= 0) {
         struct db_chan *c = &tp->db->chan[e->chan];
         unsigned d = e->dir;
-        drv_shm_lock(&c->lock);
+        tp_lock(tp->db, &c->lock);
         /* Connected: the open's outcome is known (a closed end has no chan). */
         if (c->type != op->chan)
             st = MCAPI_ERR_CHAN_TYPE;
@@ -149,7 +149,7 @@ void tp_chan_open_abort(struct tp_node *tp, struct tp_op *op)
 {
     struct db_endp *e = tp_own_endp(tp, op->h);
     if (!e || !op->state) return;
-    drv_shm_lock(&e->lock);
+    tp_lock(tp->db, &e->lock);
     e->opening = 0; /* an open pends only before the connect: no side to undo */
     drv_shm_unlock(&e->lock);
 }
@@ -161,7 +161,7 @@ void tp_chan_detach(struct tp_node *tp, struct db_endp *e)
     struct db_chan *c = &tp->db->chan[e->chan];
     unsigned d = e->dir;
     struct db_entry x;
-    drv_shm_lock(&c->lock);
+    tp_lock(tp->db, &c->lock);
     c->side[d] = SIDE_CLOSED;
     bool gone = c->side[!d] == SIDE_CLOSED;
     if (d == TP_RECV || gone) {
@@ -185,8 +185,8 @@ mcapi_status_t tp_chan_close(struct tp_node *tp, struct tp_op *op)
     if (st != MCAPI_SUCCESS) return st;
     struct db *db = tp->db;
     struct db_endp *e = &db->endp[s];
-    drv_shm_lock(&db->lock);
-    drv_shm_lock(&e->lock);
+    tp_lock(tp->db, &db->lock);
+    tp_lock(tp->db, &e->lock);
     tp_chan_detach(tp, e);
     e->chopen = 0;
     drv_shm_unlock(&e->lock);

@@ -22,7 +22,10 @@
  * lock), channel, pool; no call takes more than one lock on the data path.
  * Fields an endpoint's owner alone writes (identity, attributes, the open
  * channel handle) are written under the endpoint lock; the owner reads them
- * without it, others under it.
+ * without it, others under it. Every lock is robust and taken through
+ * tp_lock: one whose holder died (a killed node process) is repaired
+ * before use, and a dead node is finalised by the next process that
+ * initialises it (repair.c).
  *
  * Waking: every node has an event (an event count, plat.h). A node that must
  * wait for a queue, pool, channel or node table to change sets its bit in
@@ -44,7 +47,7 @@
 #define DB_NPRIO (MCAPI_MAX_PRIORITY + 1)
 #define DB_DEVICE_LEN 32
 #define DB_READY 0x4d434150494442ull /* "MCAPIDB": the region is initialised */
-#define DB_VERSION 2u
+#define DB_VERSION 3u
 #define Q_NONE 0xffu
 
 enum db_node_state { NODE_FREE, NODE_REGULAR, NODE_VIRTUAL };
@@ -101,6 +104,7 @@ struct db_node {
     plat_event ev; /* the node's wake-up */
     plat_mutex lock;
     uint32_t state, type;
+    uint64_t owner;                   /* NODE_REGULAR: its process (drv_shm_self) */
     uint64_t waiters;                 /* nodes waiting for an endpoint here */
     char device[DB_DEVICE_LEN];       /* NODE_VIRTUAL: its route's accelerator */
     uint8_t port[MCAPI_MAX_PORT + 1]; /* port -> endpoint index + 1 */
@@ -111,6 +115,7 @@ struct db_pool {
     uint64_t waiters;
     uint32_t top; /* free buffers */
     uint16_t free[MCAPI_MAX_MSG_BUFFERS];
+    uint8_t own[MCAPI_MAX_MSG_BUFFERS]; /* node + 1 that has buffer i out, 0 (pool.c) */
 };
 
 /* A free run of the packet arena, in granules (MCAPI_PKT_POOL_GRANULE). */
@@ -160,6 +165,7 @@ struct tp_node {
     mcapi_domain_t dom;
     mcapi_node_t node;
     uint64_t bit;                     /* the node's bit in waiter masks */
+    bool shared;                      /* the region is between processes */
     uint64_t xfer_cycles;             /* plat_cost("mcapi_transport") */
     plat_accel *accel[MCA_MAX_NODES]; /* virtual nodes' devices, opened on use */
     /* The packet pool's parts in this node's mapping of the region. */
@@ -177,6 +183,11 @@ struct db *tp_db_map(const char *name, mcapi_domain_t dom, const struct db_layou
                      mcapi_status_t *st);
 void tp_db_unmap(struct db *db);
 
+/* repair.c: what a dead process leaves behind. tp_lock takes a lock of
+ * the region and, if its holder died, repairs what it guards first. */
+void tp_lock(struct db *db, plat_mutex *m);
+void tp_node_reclaim(struct tp_node *tp);
+
 /* wake.c: waiting and waking. */
 void tp_wake(struct tp_node *tp, uint64_t mask);
 uint64_t tp_take_waiters(uint64_t *waiters);
@@ -187,6 +198,8 @@ bool tp_q_full(const struct db_queue *q);
 unsigned tp_q_count(const struct db_queue *q);
 void tp_q_push(struct db_queue *q, uint64_t data, uint32_t size, unsigned prio);
 const struct db_entry *tp_q_peek(const struct db_queue *q);
+void tp_q_repair(struct db_queue *q);
+void tp_q_mark(const struct db_queue *q, bool *mark, unsigned n);
 void tp_q_pop(struct db_queue *q, struct db_entry *out);
 
 /* pool.c: message and packet buffers. */
@@ -195,7 +208,10 @@ void tp_pool_init(struct db_pool *p, unsigned n, bool shared);
  * caller is woken by the next tp_pool_put. */
 mcapi_status_t tp_pool_get(struct tp_node *tp, struct db_pool *p, uint32_t *held);
 void tp_pool_put(struct tp_node *tp, struct db_pool *p, uint32_t idx);
-unsigned tp_pool_free(struct db_pool *p);
+unsigned tp_pool_free(struct db *db, struct db_pool *p);
+void tp_pool_repair(struct db_pool *p, unsigned n);
+unsigned tp_pool_reclaim(struct tp_node *tp, struct db_pool *p, unsigned n, unsigned node,
+                         const bool *queued);
 void tp_pkts_init(struct db *db, bool shared);
 /* A packet of len bytes: MCAPI_SUCCESS with *held = its first granule + 1,
  * or MCAPI_PENDING (no place or no run long enough; woken by a free). */
@@ -204,6 +220,12 @@ mcapi_status_t tp_pkts_get(struct tp_node *tp, size_t len, uint32_t *held);
 uint64_t tp_pkts_free_locked(struct tp_node *tp, uint32_t g);
 void tp_pkts_put(struct tp_node *tp, uint32_t g);
 unsigned tp_pkts_free(struct tp_node *tp);
+/* The packet pool's lock was abandoned: its runs and count are what the
+ * lengths say (a packet is allocated iff its first granule has a length). */
+void tp_pkts_repair(struct db *db);
+/* Free the packets node had received (holder) that no queue holds
+ * (queued[g]: granule g starts a queued packet). Returns how many. */
+unsigned tp_pkts_reclaim(struct tp_node *tp, unsigned node, const bool *queued);
 
 /* endp.c: endpoint handles. */
 struct db_endp *tp_own_endp(struct tp_node *tp, mcapi_uint32_t h);
@@ -215,6 +237,7 @@ mcapi_status_t tp_endp_create(struct tp_node *tp, mcapi_port_t port, mcapi_endpo
 mcapi_status_t tp_endp_delete(struct tp_node *tp, mcapi_endpoint_t ep);
 mcapi_status_t tp_endp_release(struct tp_node *tp, mcapi_endpoint_t ep);
 void tp_endp_remove(struct tp_node *tp, int slot);
+void tp_endp_remove_locked(struct tp_node *tp, int slot); /* domain lock held */
 
 /* attr.c */
 mcapi_status_t tp_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t num, void *attr,

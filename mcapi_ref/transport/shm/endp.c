@@ -13,7 +13,7 @@
 static bool virtual_ok(struct tp_node *tp, unsigned node)
 {
     struct db_node *n = &tp->db->node[node];
-    drv_shm_lock(&n->lock);
+    tp_lock(tp->db, &n->lock);
     bool ok = n->state == NODE_VIRTUAL;
     drv_shm_unlock(&n->lock);
     return ok;
@@ -52,7 +52,7 @@ mcapi_status_t tp_own_check(struct tp_node *tp, mcapi_uint32_t h)
                                                       : MCAPI_ERR_ENDP_INVALID;
     if ((unsigned)s / MCAPI_MAX_ENDPOINTS == tp->node) return MCAPI_ERR_ENDP_INVALID;
     struct db_endp *e = &tp->db->endp[s];
-    drv_shm_lock(&e->lock);
+    tp_lock(tp->db, &e->lock);
     bool exists = e->ident == h;
     drv_shm_unlock(&e->lock);
     return exists ? MCAPI_ERR_ENDP_REMOTE : MCAPI_ERR_ENDP_INVALID;
@@ -79,7 +79,7 @@ mcapi_status_t tp_endp_create(struct tp_node *tp, mcapi_port_t port, mcapi_endpo
     struct db *db = tp->db;
     struct db_node *n = &db->node[tp->node];
     unsigned base = tp->node * MCAPI_MAX_ENDPOINTS, i = 0;
-    drv_shm_lock(&n->lock);
+    tp_lock(tp->db, &n->lock);
     while (i < MCAPI_MAX_ENDPOINTS && db->endp[base + i].ident) i++;
     if (port == (mcapi_port_t)MCAPI_PORT_ANY) {
         port = MCAPI_MIN_PORT;
@@ -93,7 +93,7 @@ mcapi_status_t tp_endp_create(struct tp_node *tp, mcapi_port_t port, mcapi_endpo
     uint64_t w = 0;
     if (st == MCAPI_SUCCESS) {
         struct db_endp *e = &db->endp[base + i];
-        drv_shm_lock(&e->lock);
+        tp_lock(tp->db, &e->lock);
         e->gen = (uint16_t)((e->gen + 1u) & H_GEN_MASK);
         e->ident = h_make(HK_EP, tp->dom, e->gen, base + i);
         e->port = (uint16_t)port;
@@ -125,7 +125,7 @@ mcapi_status_t tp_endp_get(struct tp_node *tp, struct tp_op *op)
     struct db *db = tp->db;
     struct db_node *n = &db->node[op->node];
     mcapi_status_t st = MCAPI_SUCCESS;
-    drv_shm_lock(&n->lock);
+    tp_lock(tp->db, &n->lock);
     if (n->state == NODE_VIRTUAL) {
         *op->out_h = h_make(HK_EP, tp->dom, op->port, DB_SLOTS + op->node);
     } else if (!n->port[op->port]) {
@@ -133,7 +133,7 @@ mcapi_status_t tp_endp_get(struct tp_node *tp, struct tp_op *op)
         st = MCAPI_PENDING;
     } else {
         struct db_endp *e = &db->endp[op->node * MCAPI_MAX_ENDPOINTS + n->port[op->port] - 1];
-        drv_shm_lock(&e->lock);
+        tp_lock(tp->db, &e->lock);
         if (e->gets >= MCAPI_MAX_ENDPOINT_GETS) {
             st = MCAPI_ERR_ENDP_GET_LIMIT;
         } else {
@@ -151,12 +151,18 @@ mcapi_status_t tp_endp_get(struct tp_node *tp, struct tp_op *op)
 /* Delete slot (the caller's): close its channel end, drop its queue. */
 void tp_endp_remove(struct tp_node *tp, int slot)
 {
+    tp_lock(tp->db, &tp->db->lock);
+    tp_endp_remove_locked(tp, slot);
+    drv_shm_unlock(&tp->db->lock);
+}
+
+void tp_endp_remove_locked(struct tp_node *tp, int slot)
+{
     struct db *db = tp->db;
     struct db_endp *e = &db->endp[slot];
     struct db_node *n = &db->node[tp->node];
-    drv_shm_lock(&db->lock);
-    drv_shm_lock(&n->lock);
-    drv_shm_lock(&e->lock);
+    tp_lock(tp->db, &n->lock);
+    tp_lock(tp->db, &e->lock);
     e->opening = 0; /* a pending open request finds the endpoint gone */
     e->chopen = 0;
     e->chandle = 0;
@@ -167,7 +173,6 @@ void tp_endp_remove(struct tp_node *tp, int slot)
     uint64_t w = tp_take_waiters(&e->waiters);
     drv_shm_unlock(&e->lock);
     drv_shm_unlock(&n->lock);
-    drv_shm_unlock(&db->lock);
     tp_wake(tp, w); /* blocked senders: the endpoint is gone */
 }
 
@@ -191,7 +196,7 @@ mcapi_status_t tp_endp_release(struct tp_node *tp, mcapi_endpoint_t ep)
         return virtual_ok(tp, (unsigned)s - DB_SLOTS) ? MCAPI_SUCCESS : MCAPI_ERR_ENDP_INVALID;
     struct db_endp *e = &tp->db->endp[s];
     mcapi_status_t st = MCAPI_ERR_ENDP_INVALID;
-    drv_shm_lock(&e->lock);
+    tp_lock(tp->db, &e->lock);
     if (e->ident == ep && e->gets > 0) {
         e->gets--;
         st = MCAPI_SUCCESS;

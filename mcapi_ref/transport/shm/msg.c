@@ -18,9 +18,9 @@
 #define SEEN_TO 2
 
 /* Whether the endpoint `to` has MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT. */
-static bool fails(struct db_endp *to, mcapi_uint32_t h)
+static bool fails(struct db *db, struct db_endp *to, mcapi_uint32_t h)
 {
-    drv_shm_lock(&to->lock);
+    tp_lock(db, &to->lock);
     bool f = to->ident == h && tp_endp_fail(to);
     drv_shm_unlock(&to->lock);
     return f;
@@ -41,12 +41,12 @@ mcapi_status_t tp_msg_send(struct tp_node *tp, struct tp_op *op)
     bool fail = tp_endp_fail(from);
     if (!op->held) {
         if (tp_pool_get(tp, &db->msg, &op->held) != MCAPI_SUCCESS)
-            return fail || fails(to, op->to) ? MCAPI_ERR_MEM_LIMIT : MCAPI_PENDING;
+            return fail || fails(db, to, op->to) ? MCAPI_ERR_MEM_LIMIT : MCAPI_PENDING;
         drv_shm_copy(db->msgbuf[op->held - 1], op->src, op->len);
     }
     mcapi_status_t st = MCAPI_SUCCESS;
     uint64_t w = 0;
-    drv_shm_lock(&to->lock);
+    tp_lock(tp->db, &to->lock);
     if (to->ident != op->to) {
         st = op->state == SEEN_TO ? MCAPI_ERR_ENDP_DELETED : MCAPI_ERR_ENDP_INVALID;
     } else if (tp_q_full(&to->q)) {
@@ -80,12 +80,14 @@ mcapi_status_t tp_msg_recv(struct tp_node *tp, struct tp_op *op)
     struct db_endp *e = tp_own_endp(tp, op->h);
     if (!e) return MCAPI_ERR_ENDP_DELETED; /* check() saw it: deleted while pending */
     struct db_entry x;
-    drv_shm_lock(&e->lock);
+    tp_lock(tp->db, &e->lock);
     if (!tp_q_count(&e->q)) {
         e->waiters |= tp->bit;
         drv_shm_unlock(&e->lock);
         return MCAPI_PENDING;
     }
+    /* The receiver's before it leaves the queue: never in neither. */
+    tp->db->msg.own[tp_q_peek(&e->q)->data] = (uint8_t)(tp->node + 1);
     tp_q_pop(&e->q, &x);
     uint64_t w = tp_take_waiters(&e->waiters); /* senders waiting for room */
     drv_shm_unlock(&e->lock);

@@ -5,7 +5,9 @@
  * MCAPI_SHM, else "mcapi.d<domain>" (private to the program: its threads).
  * Leaving deletes the node's endpoints (closing their channel ends), gives
  * back the packet buffers it holds and frees its node id; messages it sent
- * stay queued at their receivers.
+ * stay queued at their receivers. A node records the process it runs in
+ * (owner); one whose process died without leaving is left in the same way
+ * by the next process that initialises it (repair.c).
  */
 #include "db.h"
 #include "../../drivers/accel.h"
@@ -71,8 +73,9 @@ mcapi_status_t tp_node_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_no
     tp->xfer_cycles = plat_cost("mcapi_transport");
     char buf[32];
     mcapi_status_t mst = MCAPI_ERR_NODE_INITFAILED;
-    if (!devices_ok(tp, param) ||
-        !(tp->db = tp_db_map(region_name(param, dom, buf, sizeof buf), dom, &l, &mst))) {
+    const char *name = region_name(param, dom, buf, sizeof buf);
+    tp->shared = name[0] == '/';
+    if (!devices_ok(tp, param) || !(tp->db = tp_db_map(name, dom, &l, &mst))) {
         free(tp);
         return mst;
     }
@@ -85,11 +88,15 @@ mcapi_status_t tp_node_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_no
     struct db_node *n = &db->node[node];
     uint64_t added = 0;
     mcapi_status_t st = MCAPI_ERR_NODE_INITIALIZED;
-    drv_shm_lock(&db->lock);
+    uint64_t self = drv_shm_self();
+    tp_lock(tp->db, &db->lock);
+    /* A node whose process died without finalising: take it over. */
+    if (n->state == NODE_REGULAR && !drv_shm_alive(n->owner)) tp_node_reclaim(tp);
     if (n->state == NODE_FREE) st = tp_route_add(db, dom, node, param, &added);
     if (st == MCAPI_SUCCESS) {
-        drv_shm_lock(&n->lock);
+        tp_lock(tp->db, &n->lock);
         n->state = NODE_REGULAR;
+        n->owner = self;
         n->type = MCAPI_NODE_ATTR_TYPE_REGULAR;
         drv_shm_unlock(&n->lock);
         info->mcapi_version = MCAPI_VERSION;
@@ -121,9 +128,10 @@ void tp_node_detach(struct tp_node *tp)
     }
     tp_pkt_release_all(tp);
     struct db_node *n = &db->node[tp->node];
-    drv_shm_lock(&db->lock);
-    drv_shm_lock(&n->lock);
+    tp_lock(tp->db, &db->lock);
+    tp_lock(tp->db, &n->lock);
     n->state = NODE_FREE;
+    n->owner = 0;
     drv_shm_unlock(&n->lock);
     drv_shm_unlock(&db->lock);
     tp_db_unmap(db);

@@ -24,7 +24,7 @@ mcapi_status_t tp_pkt_send(struct tp_node *tp, struct tp_op *op)
     }
     uint64_t w = 0;
     if (st == MCAPI_SUCCESS) {
-        drv_shm_lock(&c->lock);
+        tp_lock(tp->db, &c->lock);
         if (c->side[TP_RECV] == SIDE_CLOSED) {
             st = MCAPI_ERR_CHAN_NOTOPEN;
         } else if (tp_q_full(&c->q)) {
@@ -57,18 +57,20 @@ mcapi_status_t tp_pkt_recv(struct tp_node *tp, struct tp_op *op)
     mcapi_status_t st = tp_chan_use(tp, op, &c);
     if (st != MCAPI_SUCCESS) return st;
     struct db_entry x;
-    drv_shm_lock(&c->lock);
+    tp_lock(tp->db, &c->lock);
     if (!tp_q_count(&c->q)) {
         st = c->side[TP_SEND] == SIDE_CLOSED ? MCAPI_ERR_CHAN_NOTOPEN : MCAPI_PENDING;
         if (st == MCAPI_PENDING) c->waiters |= tp->bit;
         drv_shm_unlock(&c->lock);
         return st;
     }
+    /* A receiver that dies between this pop and taking the packet below
+     * leaves it to nobody: tp_pkts_reclaim cannot see it (docs/mcapi.md). */
     tp_q_pop(&c->q, &x);
     uint64_t w = tp_take_waiters(&c->waiters);
     drv_shm_unlock(&c->lock);
     tp_wake(tp, w);
-    drv_shm_lock(&db->pkt.lock);
+    tp_lock(tp->db, &db->pkt.lock);
     tp->holder[x.data] = (uint8_t)(tp->node + 1);
     drv_shm_unlock(&db->pkt.lock);
     *op->out_buf = tp->arena + x.data * MCAPI_PKT_POOL_GRANULE;
@@ -87,7 +89,7 @@ mcapi_status_t tp_pkt_release(struct tp_node *tp, const void *buf, bool test)
     uint32_t g = (uint32_t)((p - base) / MCAPI_PKT_POOL_GRANULE);
     mcapi_status_t st = MCAPI_SUCCESS;
     uint64_t w = 0;
-    drv_shm_lock(&db->pkt.lock);
+    tp_lock(tp->db, &db->pkt.lock);
     if (!tp->holder[g]) { /* not a packet's start, or not received */
         st = MCAPI_ERR_BUF_INVALID;
     } else if (!test) {
@@ -103,7 +105,7 @@ void tp_pkt_release_all(struct tp_node *tp)
 {
     struct db *db = tp->db;
     uint64_t w = 0;
-    drv_shm_lock(&db->pkt.lock);
+    tp_lock(tp->db, &db->pkt.lock);
     for (uint32_t g = 0; g < db->pkt.at.granules;) {
         uint32_t n = tp->len[g];
         if (n && tp->holder[g] == tp->node + 1) w |= tp_pkts_free_locked(tp, g);

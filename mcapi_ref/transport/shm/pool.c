@@ -3,16 +3,27 @@
  *
  * Messages: a stack of free buffer indices under the pool's lock: the
  * buffer freed last is reused first, so it is likely still in the cache.
+ * own[i] says who has buffer i out of the pool: 0 nobody (it is on the
+ * stack), else the node + 1 that took it (a sender, until a receiver pops
+ * it from a queue and becomes its owner). It is the pool's truth: a stack
+ * cut half way by a dead holder of the lock is rebuilt from it
+ * (tp_pool_repair), and a dead node's buffers that no queue holds go back
+ * (tp_pool_reclaim).
  * Packets: a place count and an arena of granules, allocated first fit
  * from a list of free runs sorted by offset and merged when freed, so a
  * small packet takes little memory and the lowest runs, freed last or not,
- * are reused first. A sender that finds either pool empty either fails
- * (FAIL_ON_MEM_LIMIT) or waits for a free, exactly as for a full queue.
- * The bookkeeping is host work (in simulation the pool's lock and the
- * copies are what is timed, as for the message pool).
+ * are reused first. The lengths (len[g] of a packet starting at granule g)
+ * are the arena's truth: the runs and count are rebuilt from them
+ * (tp_pkts_repair), and a dead node's received packets go back
+ * (tp_pkts_reclaim).
+ * A sender that finds either pool empty either fails (FAIL_ON_MEM_LIMIT)
+ * or waits for a free, exactly as for a full queue. The bookkeeping is
+ * host work (in simulation the pool's lock and the copies are what is
+ * timed, as for the message pool).
  */
 #include "db.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void tp_pool_init(struct db_pool *p, unsigned n, bool shared)
@@ -25,9 +36,11 @@ void tp_pool_init(struct db_pool *p, unsigned n, bool shared)
 mcapi_status_t tp_pool_get(struct tp_node *tp, struct db_pool *p, uint32_t *held)
 {
     mcapi_status_t st = MCAPI_SUCCESS;
-    drv_shm_lock(&p->lock);
+    tp_lock(tp->db, &p->lock);
     if (p->top > 0) {
-        *held = p->free[--p->top] + 1u;
+        unsigned i = p->free[--p->top];
+        p->own[i] = (uint8_t)(tp->node + 1);
+        *held = i + 1u;
     } else {
         p->waiters |= tp->bit;
         st = MCAPI_PENDING;
@@ -38,16 +51,44 @@ mcapi_status_t tp_pool_get(struct tp_node *tp, struct db_pool *p, uint32_t *held
 
 void tp_pool_put(struct tp_node *tp, struct db_pool *p, uint32_t idx)
 {
-    drv_shm_lock(&p->lock);
+    tp_lock(tp->db, &p->lock);
+    p->own[idx] = 0;
     p->free[p->top++] = (uint16_t)idx;
     uint64_t w = tp_take_waiters(&p->waiters);
     drv_shm_unlock(&p->lock);
     tp_wake(tp, w);
 }
 
-unsigned tp_pool_free(struct db_pool *p)
+/* The pool's lock was abandoned (held): the stack is what own[] says. */
+void tp_pool_repair(struct db_pool *p, unsigned n)
 {
-    drv_shm_lock(&p->lock);
+    p->top = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (!p->own[i]) p->free[p->top++] = (uint16_t)i;
+}
+
+/* Give back the buffers node holds that no queue holds (queued[i]).
+ * Returns how many. */
+unsigned tp_pool_reclaim(struct tp_node *tp, struct db_pool *p, unsigned n, unsigned node,
+                         const bool *queued)
+{
+    unsigned k = 0;
+    tp_lock(tp->db, &p->lock);
+    for (unsigned i = 0; i < n; i++) {
+        if (p->own[i] != node + 1 || queued[i]) continue;
+        p->own[i] = 0;
+        p->free[p->top++] = (uint16_t)i;
+        k++;
+    }
+    uint64_t w = k ? tp_take_waiters(&p->waiters) : 0;
+    drv_shm_unlock(&p->lock);
+    tp_wake(tp, w);
+    return k;
+}
+
+unsigned tp_pool_free(struct db *db, struct db_pool *p)
+{
+    tp_lock(db, &p->lock);
     unsigned n = p->top;
     drv_shm_unlock(&p->lock);
     return n;
@@ -70,7 +111,7 @@ mcapi_status_t tp_pkts_get(struct tp_node *tp, size_t len, uint32_t *held)
     uint32_t need = (uint32_t)((len + MCAPI_PKT_POOL_GRANULE - 1) / MCAPI_PKT_POOL_GRANULE);
     if (!need) need = 1; /* every packet has an address of its own */
     mcapi_status_t st = MCAPI_PENDING;
-    drv_shm_lock(&p->lock);
+    tp_lock(tp->db, &p->lock);
     /* First fit: the lowest run long enough. */
     for (uint32_t i = 0; p->live < p->at.max && i < p->runs; i++) {
         struct db_run *r = &tp->runs[i];
@@ -127,7 +168,7 @@ uint64_t tp_pkts_free_locked(struct tp_node *tp, uint32_t g)
 
 void tp_pkts_put(struct tp_node *tp, uint32_t g)
 {
-    drv_shm_lock(&tp->db->pkt.lock);
+    tp_lock(tp->db, &tp->db->pkt.lock);
     uint64_t w = tp_pkts_free_locked(tp, g);
     drv_shm_unlock(&tp->db->pkt.lock);
     tp_wake(tp, w);
@@ -136,8 +177,46 @@ void tp_pkts_put(struct tp_node *tp, uint32_t g)
 unsigned tp_pkts_free(struct tp_node *tp)
 {
     struct db_pkts *p = &tp->db->pkt;
-    drv_shm_lock(&p->lock);
+    tp_lock(tp->db, &p->lock);
     unsigned n = p->at.max - p->live;
     drv_shm_unlock(&p->lock);
     return n;
+}
+
+void tp_pkts_repair(struct db *db)
+{
+    struct db_pkts *p = &db->pkt;
+    unsigned char *base = (unsigned char *)db;
+    struct db_run *runs = (struct db_run *)(base + p->at.run_at);
+    const uint32_t *len = (const uint32_t *)(base + p->at.len_at);
+    p->runs = p->live = 0;
+    for (uint32_t g = 0; g < p->at.granules;) {
+        if (len[g]) {
+            p->live++;
+            g += len[g];
+            continue;
+        }
+        uint32_t start = g;
+        while (g < p->at.granules && !len[g]) g++;
+        runs[p->runs++] = (struct db_run){start, g - start};
+    }
+}
+
+unsigned tp_pkts_reclaim(struct tp_node *tp, unsigned node, const bool *queued)
+{
+    struct db_pkts *p = &tp->db->pkt;
+    unsigned k = 0;
+    uint64_t w = 0;
+    tp_lock(tp->db, &p->lock);
+    for (uint32_t g = 0; g < p->at.granules;) {
+        uint32_t n = tp->len[g];
+        if (n && tp->holder[g] == node + 1 && !queued[g]) {
+            w |= tp_pkts_free_locked(tp, g);
+            k++;
+        }
+        g += n ? n : 1;
+    }
+    drv_shm_unlock(&p->lock);
+    tp_wake(tp, w);
+    return k;
 }

@@ -39,7 +39,7 @@ mcapi_status_t tp_route_add(struct db *db, mcapi_domain_t dom, mcapi_node_t self
         const struct mcapi_route *r = &param->routes[i];
         struct db_node *d = &db->node[r->node];
         if (r->domain != dom || r->kind != MCAPI_ROUTE_ACCEL || d->state == NODE_VIRTUAL) continue;
-        drv_shm_lock(&d->lock);
+        tp_lock(db, &d->lock);
         d->state = NODE_VIRTUAL;
         d->type = MCAPI_NODE_ATTR_TYPE_REGULAR;
         strcpy(d->device, r->device);
@@ -55,7 +55,7 @@ static plat_accel *device(struct tp_node *tp, unsigned vn)
     if (tp->accel[vn]) return tp->accel[vn];
     struct db_node *d = &tp->db->node[vn];
     char name[DB_DEVICE_LEN];
-    drv_shm_lock(&d->lock);
+    tp_lock(tp->db, &d->lock);
     bool ok = d->state == NODE_VIRTUAL;
     if (ok) memcpy(name, d->device, sizeof name);
     drv_shm_unlock(&d->lock);
@@ -63,9 +63,9 @@ static plat_accel *device(struct tp_node *tp, unsigned vn)
 }
 
 /* Give back the reply slot reserved in the sender's own queue. */
-static void unreserve(struct db_endp *from, mcapi_uint32_t h)
+static void unreserve(struct db *db, struct db_endp *from, mcapi_uint32_t h)
 {
-    drv_shm_lock(&from->lock);
+    tp_lock(db, &from->lock);
     if (from->ident == h && from->q.reserved) from->q.reserved--;
     drv_shm_unlock(&from->lock);
 }
@@ -84,7 +84,7 @@ mcapi_status_t tp_route_accel(struct tp_node *tp, struct tp_op *op)
     bool fail = tp_endp_fail(from);
     mcapi_status_t st = MCAPI_SUCCESS;
     if (!op->state) {
-        drv_shm_lock(&from->lock);
+        tp_lock(tp->db, &from->lock);
         if (!tp_q_full(&from->q)) {
             from->q.reserved++;
             op->state = 1;
@@ -107,7 +107,7 @@ mcapi_status_t tp_route_accel(struct tp_node *tp, struct tp_op *op)
         tp_route_accel_abort(tp, op);
         return MCAPI_ERR_TRANSMISSION;
     }
-    drv_shm_lock(&from->lock);
+    tp_lock(tp->db, &from->lock);
     from->q.reserved--;
     tp_q_push(&from->q, op->held - 1, (uint32_t)op->len, op->prio);
     uint64_t w = tp_take_waiters(&from->waiters);
@@ -123,7 +123,7 @@ mcapi_status_t tp_route_accel(struct tp_node *tp, struct tp_op *op)
 void tp_route_accel_abort(struct tp_node *tp, struct tp_op *op)
 {
     struct db_endp *from = &tp->db->endp[h_slot(op->h) % DB_SLOTS];
-    if (op->state) unreserve(from, op->h);
+    if (op->state) unreserve(tp->db, from, op->h);
     if (op->held) tp_pool_put(tp, &tp->db->msg, op->held - 1);
     op->state = 0;
     op->held = 0;

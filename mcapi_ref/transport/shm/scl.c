@@ -10,7 +10,7 @@ mcapi_status_t tp_scl_send(struct tp_node *tp, struct tp_op *op)
     mcapi_status_t st = tp_chan_use(tp, op, &c);
     if (st != MCAPI_SUCCESS) return st;
     uint64_t w = 0;
-    drv_shm_lock(&c->lock);
+    tp_lock(tp->db, &c->lock);
     if (c->side[TP_RECV] == SIDE_CLOSED) {
         st = MCAPI_ERR_CHAN_NOTOPEN;
     } else if (tp_q_full(&c->q)) {
@@ -36,7 +36,7 @@ mcapi_status_t tp_scl_recv(struct tp_node *tp, struct tp_op *op)
     if (st != MCAPI_SUCCESS) return st;
     struct db_entry x;
     uint64_t w = 0;
-    drv_shm_lock(&c->lock);
+    tp_lock(tp->db, &c->lock);
     const struct db_entry *head = tp_q_peek(&c->q);
     if (!head) {
         st = c->side[TP_SEND] == SIDE_CLOSED ? MCAPI_ERR_CHAN_NOTOPEN : MCAPI_PENDING;

@@ -10,8 +10,18 @@ static uint32_t epoch(struct tp_node *tp)
     return drv_shm_epoch(&tp->db->node[tp->node].ev);
 }
 
+/* Between processes a waiter also wakes every SHARED_RECHECK_NS to look
+ * again: a process that died between changing an object and notifying its
+ * waiters (repair.c) leaves no lock to repair and would otherwise leave
+ * them asleep for good. The top layer steps the request again and sleeps
+ * on; threads of one program (and simulated cores) do not die alone, so
+ * they sleep until notified, and simulated time is not charged with
+ * rechecks. */
+#define SHARED_RECHECK_NS 20000000ull
+
 static void sleep_(struct tp_node *tp, uint32_t e, uint64_t timeout_ns)
 {
+    if (tp->shared && timeout_ns > SHARED_RECHECK_NS) timeout_ns = SHARED_RECHECK_NS;
     drv_shm_sleep(&tp->db->node[tp->node].ev, e, timeout_ns);
 }
 
@@ -91,7 +101,7 @@ static mcapi_status_t available(struct tp_node *tp, enum tp_kind kind, mcapi_uin
     if (kind == TP_MSG_RECV) {
         struct db_endp *e = tp_own_endp(tp, h);
         if (!e) return tp_own_check(tp, h);
-        drv_shm_lock(&e->lock);
+        tp_lock(tp->db, &e->lock);
         *n = tp_q_count(&e->q);
         drv_shm_unlock(&e->lock);
         return MCAPI_SUCCESS;
@@ -100,7 +110,7 @@ static mcapi_status_t available(struct tp_node *tp, enum tp_kind kind, mcapi_uin
     struct db_chan *c = NULL;
     mcapi_status_t st = tp_chan_use(tp, &op, &c);
     if (st != MCAPI_SUCCESS) return st;
-    drv_shm_lock(&c->lock);
+    tp_lock(tp->db, &c->lock);
     *n = tp_q_count(&c->q);
     drv_shm_unlock(&c->lock);
     return MCAPI_SUCCESS;

@@ -1,0 +1,567 @@
+/* crash.c -- node processes killed at random points (native only: the sim
+ * has one process and no core dies).
+ *
+ * The test process only orchestrates (it never initialises MCAPI, so every
+ * node process it forks starts clean): it forks two survivors, node 0 and
+ * node 2, and then, KILLS times, a victim process that initialises node 1
+ * (taking over the node its killed predecessor left), creates an endpoint
+ * and sends, receives, creates and deletes endpoints as fast as it can
+ * until it is killed (SIGKILL) after a random delay -- a quarter of them
+ * while still initialising. The victim's calls take the region's locks
+ * (its receive queue's, the survivor's queue's, the message pool's, its
+ * node's and the domain's), so kills land inside critical sections too.
+ * Meanwhile node 0 receives the victims' messages, sends to the current
+ * victim and pings node 2, which echoes. At the end a last victim
+ * initialises node 1 and finalises cleanly. Checked:
+ *
+ *   the survivors go on  no call of theirs takes longer than MAX_OP_MS
+ *                        (their timeouts are OP_MS: nothing hangs on a
+ *                        lock a dead victim held) and every call ends with
+ *                        a status it may (a send to a dead victim's
+ *                        endpoint: success, timeout, deleted, invalid); the
+ *                        pings all come back, in order;
+ *   each message once    victim k's messages reach node 0 in order, none
+ *                        twice, and all it completed, plus at most the one
+ *                        its kill cut (queued before it learnt so);
+ *   nothing leaks        every victim's initialise succeeds (the dead
+ *                        node is reclaimed); after the last victim's
+ *                        finalise and the drains, the message pool is full
+ *                        again (MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS) and node
+ *                        1 is free; after the survivors finalise, nothing
+ *                        of the region is left in /dev/shm.
+ *
+ * TSan runs it too: it sees each process alone, and the processes share
+ * only the region (which it does not track across processes) and this
+ * test's page (atomics).
+ */
+#define _GNU_SOURCE
+#include "mt.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KILLS 100
+#define OP_MS 1u               /* timeouts of the nodes' calls */
+#define MAX_OP_MS 2000u        /* a survivor's call that takes longer hangs */
+#define STOP_SEQ 0xffffffffu   /* a ping that ends node 2 */
+#define CRASH_SEED 0x5eed1234u /* the kill delays' sequence (a run's kills still land anywhere) */
+#define FINAL_SENDS 20         /* the clean last victim's */
+
+struct note {
+    uint32_t iter, seq;
+};
+
+/* A process's first failed check. */
+struct fail {
+    int line;
+    uint32_t got, want;
+};
+
+struct shared {
+    char name[64];
+    uint64_t ready[KILLS + 1]; /* victim k has its endpoint and node 0's */
+    uint64_t sent[KILLS + 1];  /* messages victim k completed */
+    uint64_t got[KILLS + 1];   /* messages of victim k node 0 received */
+    uint64_t up[3];            /* node n is ready (0, 2) */
+    uint64_t stop;             /* the last victim has finalised */
+    uint64_t done[3];          /* node n finished its checks */
+    uint64_t max_op_ns, sends, sends_refused, pings, pong_bufs, free_bufs;
+    struct fail fail[3]; /* node 0, victims, node 2 */
+};
+
+static struct shared *sh;
+
+static uint64_t ld(const uint64_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+static void st(uint64_t *p, uint64_t v)
+{
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+/* Record the first failure of process kind `who` and end the process. */
+#define C_EQ(who, got_, want_)                                                                     \
+    do {                                                                                           \
+        uint32_t c_g_ = (uint32_t)(got_), c_w_ = (uint32_t)(want_);                                \
+        if (c_g_ != c_w_) {                                                                        \
+            struct fail *c_f_ = &sh->fail[who];                                                    \
+            if (!c_f_->line) {                                                                     \
+                c_f_->got = c_g_;                                                                  \
+                c_f_->want = c_w_;                                                                 \
+                __atomic_store_n(&c_f_->line, __LINE__, __ATOMIC_RELEASE);                         \
+            }                                                                                      \
+            _exit(2);                                                                              \
+        }                                                                                          \
+    } while (0)
+
+enum { W_SURVIVOR, W_VICTIM, W_ECHO };
+
+static void init_node(int who, mcapi_node_t node)
+{
+    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .shm_name = sh->name};
+    mcapi_info_t info;
+    mcapi_status_t s = 0;
+    mcapi_initialize(MT_DOMAIN, node, NULL, &p, &info, &s);
+    C_EQ(who, s, MCAPI_SUCCESS);
+}
+
+static mcapi_endpoint_t make_ep(int who, mcapi_port_t port, mcapi_timeout_t ms)
+{
+    mcapi_status_t s = 0;
+    mcapi_endpoint_t ep = mcapi_endpoint_create(port, &s);
+    C_EQ(who, s, MCAPI_SUCCESS);
+    mcapi_endpoint_set_attribute(ep, MCAPI_ENDP_ATTR_TIMEOUT, &ms, sizeof ms, &s);
+    C_EQ(who, s, MCAPI_SUCCESS);
+    return ep;
+}
+
+static mcapi_endpoint_t get_ep(int who, mcapi_node_t node, mcapi_port_t port)
+{
+    mcapi_status_t s = 0;
+    mcapi_endpoint_t ep = mcapi_endpoint_get(MT_DOMAIN, node, port, MT_WAIT_MS, &s);
+    C_EQ(who, s, MCAPI_SUCCESS);
+    return ep;
+}
+
+/* Time one call of a survivor. */
+static uint64_t t_start;
+static void op_begin(void)
+{
+    t_start = plat_now_ns();
+}
+static void op_end(int who)
+{
+    uint64_t d = plat_now_ns() - t_start;
+    uint64_t m = ld(&sh->max_op_ns);
+    while (d > m && !__atomic_compare_exchange_n(&sh->max_op_ns, &m, d, false, __ATOMIC_ACQ_REL,
+                                                 __ATOMIC_ACQUIRE)) {
+    }
+    C_EQ(who, d > MAX_OP_MS * MT_MS, 0);
+}
+
+/* A victim's message at node 0: the next of its sender, never again. */
+static void account(const struct note *m, size_t n)
+{
+    C_EQ(W_SURVIVOR, n, sizeof *m);
+    C_EQ(W_SURVIVOR, m->iter <= KILLS, 1);
+    C_EQ(W_SURVIVOR, m->seq, ld(&sh->got[m->iter]));
+    st(&sh->got[m->iter], m->seq + 1u);
+}
+
+/* Receive what the victims sent until the queue is empty. */
+static void drain(mcapi_endpoint_t ep)
+{
+    for (;;) {
+        struct note m;
+        size_t n = 0;
+        mcapi_status_t s = 0;
+        op_begin();
+        mcapi_msg_recv(ep, &m, sizeof m, &n, &s);
+        op_end(W_SURVIVOR);
+        if (s == MCAPI_TIMEOUT) return;
+        C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+        account(&m, n);
+    }
+}
+
+/* Node 0. */
+static void survivor(void)
+{
+    init_node(W_SURVIVOR, 0);
+    mcapi_endpoint_t ep = make_ep(W_SURVIVOR, 1, OP_MS), pong = make_ep(W_SURVIVOR, 2, OP_MS);
+    st(&sh->up[0], 1);
+    mcapi_endpoint_t echo = get_ep(W_SURVIVOR, 2, 1);
+    mcapi_endpoint_t victim = 0;
+    int seen = -1; /* the last victim whose endpoint was looked up */
+    uint32_t pings = 0, pongs = 0;
+    while (!ld(&sh->stop)) {
+        struct note m;
+        size_t n = 0;
+        mcapi_status_t s = 0;
+        op_begin();
+        mcapi_msg_recv(ep, &m, sizeof m, &n, &s);
+        op_end(W_SURVIVOR);
+        if (s == MCAPI_SUCCESS)
+            account(&m, n);
+        else
+            C_EQ(W_SURVIVOR, s, MCAPI_TIMEOUT);
+
+        int k = seen;
+        while (k < KILLS && ld(&sh->ready[k + 1])) k++;
+        if (k > seen) { /* a newer victim: its endpoint */
+            s = 0;
+            op_begin();
+            mcapi_endpoint_t h = mcapi_endpoint_get(MT_DOMAIN, 1, 1, OP_MS, &s);
+            op_end(W_SURVIVOR);
+            if (s == MCAPI_SUCCESS) {
+                victim = h;
+                seen = k;
+            } else {
+                C_EQ(W_SURVIVOR, s, MCAPI_TIMEOUT); /* killed, not yet replaced */
+            }
+        }
+        if (victim) {
+            struct note out = {KILLS + 1, 0};
+            s = 0;
+            op_begin();
+            mcapi_msg_send(ep, victim, &out, sizeof out, 1, &s);
+            op_end(W_SURVIVOR);
+            if (s == MCAPI_SUCCESS) {
+                sh->sends++;
+            } else {
+                C_EQ(W_SURVIVOR,
+                     s == MCAPI_TIMEOUT || s == MCAPI_ERR_ENDP_DELETED ||
+                         s == MCAPI_ERR_ENDP_INVALID,
+                     1);
+                sh->sends_refused++;
+                if (s != MCAPI_TIMEOUT) victim = 0;
+            }
+        }
+        if (pings - pongs < MCAPI_MAX_QUEUE_ELEMENTS / 2) {
+            s = 0;
+            op_begin();
+            mcapi_msg_send(pong, echo, &pings, sizeof pings, 1, &s);
+            op_end(W_SURVIVOR);
+            C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+            pings++;
+        }
+        for (;;) {
+            uint32_t v = 0;
+            s = 0;
+            op_begin();
+            mcapi_uint_t avail = mcapi_msg_available(pong, &s);
+            op_end(W_SURVIVOR);
+            C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+            if (!avail) break;
+            op_begin();
+            mcapi_msg_recv(pong, &v, sizeof v, &n, &s);
+            op_end(W_SURVIVOR);
+            C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+            C_EQ(W_SURVIVOR, v, pongs);
+            pongs++;
+        }
+    }
+    /* The last victim has finalised: everything it and its predecessors
+     * completed is queued here. */
+    drain(ep);
+    while (pongs < pings) {
+        uint32_t v = 0;
+        size_t n = 0;
+        mcapi_status_t s = 0;
+        mcapi_msg_recv(pong, &v, sizeof v, &n, &s);
+        C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+        C_EQ(W_SURVIVOR, v, pongs);
+        pongs++;
+    }
+    sh->pings = pings;
+    /* Nothing queued anywhere, nothing held: the pool is full. */
+    mcapi_endp_attr_num_send_buffers_t bufs = 0;
+    mcapi_status_t s = 0;
+    mcapi_endpoint_get_attribute(ep, MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS, &bufs, sizeof bufs, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    sh->free_bufs = (uint64_t)bufs;
+    C_EQ(W_SURVIVOR, bufs, MCAPI_MAX_MSG_BUFFERS);
+    mcapi_node_attr_type_t type;
+    mcapi_node_get_attribute(MT_DOMAIN, 1, MCAPI_NODE_ATTR_TYPE, &type, sizeof type, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_ERR_NODE_INVALID); /* node 1 is free */
+    uint32_t stop = STOP_SEQ;
+    mcapi_msg_send(pong, echo, &stop, sizeof stop, 1, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    while (!ld(&sh->done[2])) usleep(1000); /* node 2 has finalised: its queue is gone */
+    mcapi_finalize(&s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    st(&sh->done[0], 1);
+}
+
+/* Node 2: echoes node 0's pings. */
+static void echo(void)
+{
+    init_node(W_ECHO, 2);
+    mcapi_endpoint_t ep = make_ep(W_ECHO, 1, OP_MS);
+    mcapi_endpoint_t back = get_ep(W_ECHO, 0, 2);
+    st(&sh->up[2], 1);
+    for (;;) {
+        uint32_t v = 0;
+        size_t n = 0;
+        mcapi_status_t s = 0;
+        op_begin();
+        mcapi_msg_recv(ep, &v, sizeof v, &n, &s);
+        op_end(W_ECHO);
+        if (s == MCAPI_TIMEOUT) continue;
+        C_EQ(W_ECHO, s, MCAPI_SUCCESS);
+        if (v == STOP_SEQ) break;
+        op_begin();
+        mcapi_msg_send(ep, back, &v, sizeof v, 1, &s);
+        op_end(W_ECHO);
+        C_EQ(W_ECHO, s, MCAPI_SUCCESS);
+    }
+    mcapi_status_t s = 0;
+    mcapi_finalize(&s);
+    C_EQ(W_ECHO, s, MCAPI_SUCCESS);
+    st(&sh->done[2], 1);
+}
+
+/* Node 1, the k-th process to be it: sends until killed (the last one
+ * sends FINAL_SENDS and finalises). */
+static void victim(int k)
+{
+    init_node(W_VICTIM, 1);
+    mcapi_endpoint_t ep = make_ep(W_VICTIM, 1, OP_MS);
+    mcapi_endpoint_t to = get_ep(W_VICTIM, 0, 1);
+    st(&sh->ready[k], 1);
+    uint32_t seq = 0;
+    for (unsigned round = 0;; round++) {
+        struct note m = {(uint32_t)k, seq};
+        mcapi_status_t s = 0;
+        mcapi_msg_send(ep, to, &m, sizeof m, 1, &s);
+        if (s == MCAPI_SUCCESS) {
+            st(&sh->sent[k], ++seq);
+            if (k == KILLS && seq == FINAL_SENDS) break;
+        } else {
+            C_EQ(W_VICTIM, s, MCAPI_TIMEOUT);
+        }
+        while (mcapi_msg_available(ep, &s) > 0) {
+            struct note in;
+            size_t n = 0;
+            mcapi_msg_recv(ep, &in, sizeof in, &n, &s);
+            C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+        }
+        if (round % 8 == 0) { /* the node's and the domain's locks too */
+            mcapi_endpoint_t x = mcapi_endpoint_create(2, &s);
+            C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+            mcapi_endpoint_delete(x, &s);
+            C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+        }
+    }
+    mcapi_status_t s = 0;
+    mcapi_finalize(&s);
+    C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+}
+
+static pid_t spawn(void (*fn)(void), int k)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (fn)
+            fn();
+        else
+            victim(k);
+        _exit(0);
+    }
+    return pid;
+}
+
+static const char *const who_name[] = {"node 0", "a victim (node 1)", "node 2"};
+
+/* The node processes alive, so that a failing test leaves none behind. */
+static pid_t kids[2];
+
+static void kill_kids(void)
+{
+    for (int i = 0; i < 2; i++)
+        if (kids[i] > 0) {
+            kill(kids[i], SIGKILL);
+            waitpid(kids[i], NULL, 0);
+            kids[i] = 0;
+        }
+    shm_unlink(sh->name);
+}
+
+/* Fail (after ending the node processes) unless cond. */
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            kill_kids();                                                                           \
+            ck_abort_msg(__VA_ARGS__);                                                             \
+        }                                                                                          \
+    } while (0)
+
+static void check_fails(void)
+{
+    if (sh->fail[0].line || sh->fail[1].line || sh->fail[2].line) kill_kids();
+    for (int w = 0; w < 3; w++) {
+        const struct fail *f = &sh->fail[w];
+        ck_assert_msg(f->line == 0, "%s failed at crash.c:%d: got %u (%s), want %u (%s)",
+                      who_name[w], f->line, f->got, mt_name(f->got), f->want, mt_name(f->want));
+    }
+}
+
+/* Wait for pid at most timeout_ms: its wait status, or -1 (then killed). */
+static int reap(pid_t pid, unsigned timeout_ms)
+{
+    int status = 0;
+    for (unsigned t = 0; t < timeout_ms; t++) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid) return status;
+        usleep(1000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return -1;
+}
+
+static uint32_t rnd_state = CRASH_SEED;
+static uint32_t rnd(void)
+{
+    rnd_state ^= rnd_state << 13;
+    rnd_state ^= rnd_state >> 17;
+    rnd_state ^= rnd_state << 5;
+    return rnd_state;
+}
+
+/* Wait until *flag is set; false if pid ended first or timeout_ms passed. */
+static bool await(const uint64_t *flag, pid_t pid, unsigned timeout_ms)
+{
+    for (unsigned t = 0; t < timeout_ms * 10; t++) {
+        if (ld(flag)) return true;
+        if (waitpid(pid, NULL, WNOHANG) == pid) return ld(flag) != 0;
+        usleep(100);
+    }
+    return false;
+}
+
+static void test_kill_nodes(const struct harness_env *env)
+{
+    (void)env;
+    sh = harness_page(sizeof *sh);
+    snprintf(sh->name, sizeof sh->name, "/ipcsim-crash-%ld", (long)getpid());
+    char path[96];
+    snprintf(path, sizeof path, "/dev/shm%s", sh->name);
+    shm_unlink(sh->name);
+    uint64_t t0 = plat_now_ns();
+
+    pid_t s0 = kids[0] = spawn(survivor, 0);
+    bool up = await(&sh->up[0], s0, MT_WAIT_MS);
+    check_fails();
+    CHECK(up, "node 0 did not start");
+    pid_t s2 = kids[1] = spawn(echo, 0);
+    up = await(&sh->up[2], s2, MT_WAIT_MS);
+    check_fails();
+    CHECK(up, "node 2 did not start");
+    unsigned early = 0;
+    for (int k = 0; k < KILLS; k++) {
+        pid_t v = spawn(NULL, k);
+        if (rnd() % 4 == 0) {
+            early++; /* while it initialises (taking the dead node over) */
+            usleep(rnd() % 2000);
+        } else if (!await(&sh->ready[k], v, MT_WAIT_MS)) {
+            kill(v, SIGKILL);
+            waitpid(v, NULL, 0);
+            check_fails();
+            CHECK(false, "victim %d did not get ready", k);
+        } else {
+            usleep(rnd() % 3000);
+        }
+        kill(v, SIGKILL);
+        int status = 0;
+        CHECK(waitpid(v, &status, 0) == v, "waitpid");
+        check_fails();
+        CHECK(WIFSIGNALED(status), "victim %d ended with wait status %#x", k, status);
+    }
+    pid_t last = spawn(NULL, KILLS);
+    int status = reap(last, 20000);
+    check_fails();
+    CHECK(status == 0, "the last victim ended with wait status %#x", status);
+    st(&sh->stop, 1);
+    int st0 = reap(s0, 30000), st2 = reap(s2, 30000);
+    kids[0] = kids[1] = 0;
+    check_fails();
+    ck_assert_msg(st0 == 0 && st2 == 0, "survivors' wait status %#x, %#x (max call %.0f ms)", st0,
+                  st2, sh->max_op_ns / 1e6);
+
+    uint64_t sent = 0, got = 0, cut = 0;
+    for (int k = 0; k <= KILLS; k++) {
+        uint64_t s = ld(&sh->sent[k]), g = ld(&sh->got[k]);
+        ck_assert_msg(g == s || (g == s + 1 && k < KILLS),
+                      "victim %d: completed %llu sends, node 0 received %llu", k,
+                      (unsigned long long)s, (unsigned long long)g);
+        sent += s;
+        got += g;
+        cut += g - s;
+    }
+    ck_assert_uint_eq(ld(&sh->sent[KILLS]), FINAL_SENDS);
+    ck_assert_msg(access(path, F_OK) != 0, "%s is left behind", path);
+    fprintf(stderr,
+            "crash_kill_nodes: %d kills (%u while initialising), %llu messages from victims "
+            "(%llu cut by the kill and still delivered), %llu sends to victims (%llu refused), "
+            "%llu pings, longest survivor call %.1f ms, pool %llu/%d free, %.2f s\n",
+            KILLS, early, (unsigned long long)got, (unsigned long long)cut,
+            (unsigned long long)sh->sends, (unsigned long long)sh->sends_refused,
+            (unsigned long long)sh->pings, sh->max_op_ns / 1e6, (unsigned long long)sh->free_bufs,
+            MCAPI_MAX_MSG_BUFFERS, mt_ms_since(t0) / 1000);
+    (void)sent;
+}
+
+/* Node 1 fills its queue and is killed; nobody else had the region. */
+static void lone_child(void)
+{
+    init_node(W_VICTIM, 1);
+    mcapi_endpoint_t ep = make_ep(W_VICTIM, 1, OP_MS);
+    for (int i = 0; i < 10; i++) {
+        mcapi_status_t s = 0;
+        mcapi_msg_send(ep, ep, &i, sizeof i, 1, &s);
+        C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+    }
+    st(&sh->ready[0], 1);
+    pause();
+}
+
+/* The next run, in the killed one's region name: node 0. */
+static void next_run(void)
+{
+    init_node(W_SURVIVOR, 0);
+    mcapi_node_attr_type_t type;
+    mcapi_status_t s = 0;
+    mcapi_node_get_attribute(MT_DOMAIN, 1, MCAPI_NODE_ATTR_TYPE, &type, sizeof type, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_ERR_NODE_INVALID); /* not the dead run's node 1 */
+    mcapi_endpoint_get(MT_DOMAIN, 1, 1, MT_SHORT_MS, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_TIMEOUT);
+    mcapi_finalize(&s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+}
+
+/* A crashed run's region: the next run's node finds a fresh domain (node 1
+ * free, its endpoint gone), not the dead run's, and leaves nothing behind. */
+static void test_next_run(const struct harness_env *env)
+{
+    (void)env;
+    sh = harness_page(sizeof *sh);
+    snprintf(sh->name, sizeof sh->name, "/ipcsim-crash-next-%ld", (long)getpid());
+    char path[96];
+    snprintf(path, sizeof path, "/dev/shm%s", sh->name);
+    shm_unlink(sh->name);
+    pid_t v = spawn(lone_child, 0);
+    bool up = await(&sh->ready[0], v, MT_WAIT_MS);
+    kill(v, SIGKILL);
+    waitpid(v, NULL, 0);
+    check_fails();
+    ck_assert(up);
+    ck_assert_msg(access(path, F_OK) == 0, "the killed run left no region (nothing to test)");
+
+    pid_t n = spawn(next_run, 0);
+    int status = reap(n, 20000);
+    check_fails();
+    ck_assert_msg(status == 0, "the next run's node ended with wait status %#x", status);
+    bool left = access(path, F_OK) == 0;
+    shm_unlink(sh->name);
+    ck_assert_msg(!left, "%s is left behind", path);
+}
+
+void mt_crash(void)
+{
+    static const struct harness_case cases[] = {
+        {.name = "crash_kill_nodes", .test = test_kill_nodes, .backends = HARNESS_NATIVE},
+        {.name = "crash_next_run", .test = test_next_run, .backends = HARNESS_NATIVE},
+    };
+    harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
+}
