@@ -123,11 +123,14 @@ mcapi_status_t xm_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_node_t 
     tp->poller = plat_poller_new();
     tp->listener = tp->poller ? plat_stream_listen(addr, &st) : NULL;
     if (!tp->listener) {
-        fprintf(stderr, "xmcapi: %s:%d: node <%u,%u> cannot listen on port %u: %s\n",
+        /* Somebody listens there already: most likely the node itself, up
+         * in this program or another process of this host. */
+        fprintf(stderr, "xmcapi: %s:%d: node <%u,%u> cannot listen on port %u: %s%s\n",
                 strchr(where, '\n') ? "<topology text>" : where, me->line, (unsigned)dom,
-                (unsigned)node, (unsigned)me->port, plat_strerror(st));
+                (unsigned)node, (unsigned)me->port, plat_strerror(st),
+                st == PLAT_EADDRINUSE ? " (is the node running already?)" : "");
         release(tp);
-        return MCAPI_ERR_NODE_INITFAILED;
+        return st == PLAT_EADDRINUSE ? MCAPI_ERR_NODE_INITIALIZED : MCAPI_ERR_NODE_INITFAILED;
     }
     if (plat_poller_add(tp->poller, tp->listener, PLAT_POLL_IN, &tp->listener) != PLAT_OK ||
         (tp->notify == MCAPI_XM_PIPE && !make_pipe(tp)) ||
