@@ -12,9 +12,10 @@
  *
  *   create  O_EXCL, then at once the shared lock (before sizing it), then
  *           size, map, write the trailer, set ready.
- *   unmap   try the exclusive lock (the upgrade keeps the shared one when it
- *           fails): granted, this was the last live user, and it unlinks the
- *           name; either way it unmaps and closes (dropping its lock).
+ *   unmap   drop the shared lock, then try the exclusive one: granted, no
+ *           other live user holds a lock, and it unlinks the name; either
+ *           way it unmaps and closes. (An upgrade that keeps the shared lock
+ *           when refused would let users leaving together all be refused.)
  *   join    try the exclusive lock first. Granted on a sized object: every
  *           process that used it has died without unmapping (a crashed run;
  *           a creator holds its lock before sizing), or the last user is
@@ -167,7 +168,7 @@ const struct nat_span *nat_shm_span(const void *addr)
     return NULL;
 }
 
-/* Take the record lock of type (F_RDLCK, F_WRLCK) on fd's first byte:
+/* Take the record lock of type (F_RDLCK, F_WRLCK; F_UNLCK drops it) on fd's first byte:
  * true if granted; with wait, block until it is. */
 static bool lock_obj(int fd, short type, bool wait)
 {
@@ -340,7 +341,11 @@ void nat_shared_unmap(void *p)
     if (r->tr) span_drop(r); /* before the unmap: no lookup finds it after */
     pthread_mutex_unlock(&lock);
     if (r->tr) {
-        /* The last live user (the dead hold no locks) removes the name. */
+        /* The last live user (the dead hold no locks) removes the name.
+         * Drop the shared lock before trying the exclusive one: users that
+         * leave together would each fail to upgrade while holding theirs,
+         * and nobody would unlink; this way the last to try is granted. */
+        (void)lock_obj(r->fd, F_UNLCK, false);
         if (lock_obj(r->fd, F_WRLCK, false)) unlink_if_same(r->obj, r->fd);
         munmap(r->p, r->len);
         close(r->fd);

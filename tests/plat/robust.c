@@ -235,6 +235,50 @@ static void test_map_survivor(const struct harness_env *env)
     ck_assert_msg(!left, "the survivor's last unmap left the region in /dev/shm");
 }
 
+/* Users that unmap at the same moment: one of them is the last and
+ * removes the region (before, each failed to upgrade its shared lock while
+ * the others still held theirs, and the name stayed in /dev/shm; the
+ * mpi_procs two-node jobs left one in most runs). */
+static void test_map_leave_together(const struct harness_env *env)
+{
+    (void)env;
+    enum { USERS = 2, ROUNDS = 200 };
+    char name[64];
+    region_name(name, sizeof name, "together");
+    reclaim_name = name;
+    volatile uint64_t *sync = harness_page(2 * sizeof *sync);
+    for (int round = 0; round < ROUNDS; round++) {
+        shm_unlink(name);
+        sync[0] = sync[1] = 0;
+        fflush(stdout);
+        fflush(stderr);
+        pid_t pid[USERS];
+        for (int u = 0; u < USERS; u++) {
+            ck_assert_int_ge(pid[u] = fork(), 0);
+            if (pid[u] == 0) {
+                uint64_t *p = plat_shared_map(name, 4096, NULL, NULL);
+                if (!p) _exit(2);
+                __atomic_fetch_add(&sync[0], 1, __ATOMIC_SEQ_CST);
+                while (__atomic_load_n(&sync[1], __ATOMIC_SEQ_CST) == 0) {
+                }
+                plat_shared_unmap(p);
+                _exit(0);
+            }
+        }
+        while (__atomic_load_n(&sync[0], __ATOMIC_SEQ_CST) < USERS) usleep(50);
+        __atomic_store_n(&sync[1], 1, __ATOMIC_SEQ_CST); /* all leave at once */
+        for (int u = 0; u < USERS; u++) {
+            int st = 0;
+            ck_assert_int_eq(waitpid(pid[u], &st, 0), pid[u]);
+            ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "user %d: status %#x", u, st);
+        }
+        bool left = shm_exists(name);
+        shm_unlink(name);
+        ck_assert_msg(!left, "round %d: %d users left together and the region stayed", round,
+                      USERS);
+    }
+}
+
 void pt_robust(void)
 {
     static const struct harness_case cases[] = {
@@ -244,6 +288,9 @@ void pt_robust(void)
         {.name = "proc_child", .test = test_proc_child, .backends = HARNESS_NATIVE},
         {.name = "shared_map_stale", .test = test_map_stale, .backends = HARNESS_NATIVE},
         {.name = "shared_map_survivor", .test = test_map_survivor, .backends = HARNESS_NATIVE},
+        {.name = "shared_map_leave_together",
+         .test = test_map_leave_together,
+         .backends = HARNESS_NATIVE},
     };
     harness_add_cases("plat", cases, HARNESS_COUNT(cases));
 }
