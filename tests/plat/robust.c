@@ -27,22 +27,6 @@ static bool shm_exists(const char *name)
     return access(path, F_OK) == 0;
 }
 
-/* Fork fn(arg) and wait for it; returns the child's wait status. */
-static int run_child(void (*fn)(void *), void *arg)
-{
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        fn(arg);
-        _exit(0);
-    }
-    int st = 0;
-    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-    return st;
-}
-
 /* Take the mutex and die holding it. */
 static void die_holding(void *arg)
 {
@@ -65,7 +49,7 @@ static void test_mutex_owner_dead(const struct harness_env *env)
     ck_assert_msg(r, "plat_shared_map: %s", plat_strerror(status));
     plat_mutex_init(&r->m, PLAT_SHARED_PROCESS | PLAT_MUTEX_ROBUST);
 
-    int st = run_child(die_holding, r);
+    int st = harness_fork(die_holding, r);
     ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "child status %#x", st);
     ck_assert_int_eq(plat_mutex_lock(&r->m), PLAT_EOWNERDEAD);
     ck_assert_uint_eq(r->value, 7);
@@ -74,7 +58,7 @@ static void test_mutex_owner_dead(const struct harness_env *env)
     ck_assert_int_eq(plat_mutex_lock(&r->m), PLAT_OK);
     plat_mutex_unlock(&r->m);
 
-    st = run_child(die_holding, r);
+    st = harness_fork(die_holding, r);
     ck_assert_msg(WIFSIGNALED(st), "child status %#x", st);
     ck_assert_msg(plat_mutex_trylock(&r->m), "trylock refused a dead holder's mutex");
     plat_mutex_unlock(&r->m);
@@ -173,7 +157,7 @@ static void test_map_stale(const struct harness_env *env)
     region_name(name, sizeof name, "stale");
     reclaim_name = name;
     shm_unlink(name);
-    int st = run_child(map_and_die, NULL);
+    int st = harness_fork(map_and_die, NULL);
     ck_assert_msg(WIFSIGNALED(st), "child status %#x", st);
     ck_assert_msg(shm_exists(name), "the dead child's region is not in /dev/shm");
     bool created = false;
