@@ -104,10 +104,9 @@ struct xm_ep {
     struct tp_attrs a; /* settable attributes */
     /* The channel this endpoint is an end of. */
     uint8_t cstate, ctype, cdir;
-    uint8_t opening, open_sent, peer_open, peer_closed;
+    uint8_t opening, peer_closed;
     uint8_t held_back; /* send end: the peer said STOP */
     uint8_t failed;    /* the peer's node went away */
-    uint32_t early_qp; /* an OPEN that came before this end's CONNECT (third-party connect) */
     uint16_t peer;     /* XM_PEER of the other end's node */
     uint16_t peer_port;
     uint32_t qp;   /* the channel's id (its connect's) */

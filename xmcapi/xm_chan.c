@@ -161,19 +161,12 @@ mcapi_status_t xm_chan_open(struct tp_node *tp, struct tp_op *op)
         st = MCAPI_ERR_CHAN_DIRECTION;
     else if (e->failed)
         st = MCAPI_ERR_TRANSMISSION;
-    if (st == MCAPI_PENDING && !e->open_sent) {
-        if (e->peer == tp->self) {
-            struct xm_ep *o = xm_ep_by_port(tp, e->peer_port);
-            if (o && o->qp == e->qp) o->peer_open = 1;
-        } else {
-            xm_ctl(tp, e->peer, XW_OPEN, 0, e->peer_port, e->qp, NULL, 0);
-        }
-        e->open_sent = 1;
-    }
     /* Open once connected, not once the other end has opened too: one
      * thread may open both ends (docs/mcapi.md, porting); what is sent
-     * meanwhile queues at the receiving end, which is attached. */
+     * meanwhile queues at the receiving end, which is attached. OPEN still
+     * goes to a remote end: a node of an earlier build waits for it. */
     if (st == MCAPI_PENDING) {
+        if (e->peer != tp->self) xm_ctl(tp, e->peer, XW_OPEN, 0, e->peer_port, e->qp, NULL, 0);
         e->cstate = XC_OPEN;
         e->cgen = (uint16_t)((e->cgen + 1u) & 0x7ffu);
         e->chandle = xm_h(2 + op->chan * 2u + op->dir, tp->dom, tp->node, e->cgen, e->port);

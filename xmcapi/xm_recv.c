@@ -49,9 +49,7 @@ mcapi_status_t xm_chan_attach(struct tp_node *tp, unsigned port, unsigned type, 
     e->peer = (uint16_t)peer;
     e->peer_port = (uint16_t)peer_port;
     e->qp = qp;
-    e->open_sent = e->peer_closed = e->held_back = e->failed = 0;
-    e->peer_open = e->early_qp == qp;
-    e->early_qp = 0;
+    e->peer_closed = e->held_back = e->failed = 0;
     e->depth = type == TP_PKT ? XM_PKT_DEPTH : XM_SCL_DEPTH;
     return MCAPI_SUCCESS;
 }
@@ -250,14 +248,11 @@ bool xm_dispatch(struct tp_node *tp, struct xm_conn *c, const struct xw_header *
     case XW_CLOSE: {
         if (h->flags & XW_F_ACK) goto bad; /* never asked for */
         struct xm_ep *e = chan_end(tp, h->port, h->qp, from);
-        if (!e && h->type == XW_OPEN) {
-            struct xm_ep *x = xm_ep_by_port(tp, h->port);
-            if (!x) goto bad;
-            if (x->cstate == XC_NONE) x->early_qp = h->qp;
+        if (h->type == XW_OPEN) { /* nothing here waits for it (xm_chan_open) */
+            if (!e && !xm_ep_by_port(tp, h->port)) goto bad;
             return true;
         }
-        if (e && h->type == XW_OPEN) e->peer_open = 1;
-        if (e && h->type == XW_CLOSE) e->peer_closed = 1;
+        if (e) e->peer_closed = 1;
         return true;
     }
     case XW_ACK:

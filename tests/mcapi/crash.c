@@ -430,14 +430,21 @@ static bool await(const uint64_t *flag, pid_t pid, unsigned timeout_ms)
     return false;
 }
 
+/* The shared page, the run's region name /ipcsim-<tag>-<pid> (none left
+ * from before) and its path under /dev/shm. */
+static void setup(const char *tag, char *path, size_t n)
+{
+    sh = harness_page(sizeof *sh);
+    snprintf(sh->name, sizeof sh->name, "/ipcsim-%s-%ld", tag, (long)getpid());
+    snprintf(path, n, "/dev/shm%s", sh->name);
+    shm_unlink(sh->name);
+}
+
 static void test_kill_nodes(const struct harness_env *env)
 {
     (void)env;
-    sh = harness_page(sizeof *sh);
-    snprintf(sh->name, sizeof sh->name, "/ipcsim-crash-%ld", (long)getpid());
     char path[96];
-    snprintf(path, sizeof path, "/dev/shm%s", sh->name);
-    shm_unlink(sh->name);
+    setup("crash", path, sizeof path);
     uint64_t t0 = plat_now_ns();
 
     pid_t s0 = kids[0] = spawn(survivor, 0);
@@ -535,11 +542,8 @@ static void next_run(void)
 static void test_next_run(const struct harness_env *env)
 {
     (void)env;
-    sh = harness_page(sizeof *sh);
-    snprintf(sh->name, sizeof sh->name, "/ipcsim-crash-next-%ld", (long)getpid());
     char path[96];
-    snprintf(path, sizeof path, "/dev/shm%s", sh->name);
-    shm_unlink(sh->name);
+    setup("crash-next", path, sizeof path);
     pid_t v = spawn(lone_child, 0);
     bool up = await(&sh->ready[0], v, MT_WAIT_MS);
     kill(v, SIGKILL);

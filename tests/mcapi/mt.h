@@ -62,10 +62,8 @@ double mt_num(const void *arg, const char *path);
 void mt_add(const struct harness_case *cases, size_t n);
 /* The transport the running case runs over. */
 enum mcapi_transport_kind mt_transport(void);
-/* The parameters that select it (NULL for shared memory: the defaults), and
- * the same written into a block the case prepares itself. */
+/* The parameters that select it (NULL for shared memory: the defaults). */
 mcapi_param_t *mt_params(void);
-void mt_param(mcapi_param_t *p);
 
 /* Node n of MT_DOMAIN with default attributes and the transport's
  * parameters. */

@@ -168,56 +168,36 @@ static unsigned xm_port(unsigned n)
     return 21000u + (unsigned)(getpid() % 160) * MT_XM_NODES + n;
 }
 
-/* The mapping and topology of the running test: the same for every node,
- * built once (cores initialise at the same time). */
+/* The parameters of the running test: the same for every node, built once
+ * (cores initialise at the same time). */
 static struct mcapi_route routes[MT_DMA_NODES];
-static unsigned nroutes;
 static char topo[MT_XM_NODES * 64 + 16];
+static mcapi_param_t params;
 static pthread_once_t built = PTHREAD_ONCE_INIT;
 
 static void build(void)
 {
-    for (int c = 0; c < plat_cores() && nroutes < MT_DMA_NODES; c++)
-        routes[nroutes++] =
-            (struct mcapi_route){MT_DOMAIN, (mca_node_t)c, MCAPI_ROUTE_DMA, NULL, c};
-    size_t k = (size_t)snprintf(topo, sizeof topo, "nodes:\n");
-    for (unsigned i = 0; i < MT_XM_NODES; i++)
-        k += (size_t)snprintf(topo + k, sizeof topo - k,
-                              "  - {domain: %d, node: %u, host: 127.0.0.1, port: %u}\n", MT_DOMAIN,
-                              i, xm_port(i));
-}
-
-void mt_param(mcapi_param_t *p)
-{
-    pthread_once(&built, build);
-    switch (mt_transport()) {
-    case MCAPI_TRANSPORT_SHM:
-        break;
-    case MCAPI_TRANSPORT_DMA:
-        p->transport = MCAPI_TRANSPORT_DMA;
-        p->routes = routes;
-        p->nroutes = nroutes;
-        break;
-    case MCAPI_TRANSPORT_XMCAPI:
-        p->transport = MCAPI_TRANSPORT_XMCAPI;
-        p->topology = topo;
-        break;
-    }
-}
-
-static mcapi_param_t params;
-static pthread_once_t params_built = PTHREAD_ONCE_INIT;
-
-static void build_params(void)
-{
     mcapi_param_init(&params);
-    mt_param(&params);
+    params.transport = mt_transport();
+    if (params.transport == MCAPI_TRANSPORT_DMA) {
+        for (int c = 0; c < plat_cores() && params.nroutes < MT_DMA_NODES; c++)
+            routes[params.nroutes++] =
+                (struct mcapi_route){MT_DOMAIN, (mca_node_t)c, MCAPI_ROUTE_DMA, NULL, c};
+        params.routes = routes;
+    } else if (params.transport == MCAPI_TRANSPORT_XMCAPI) {
+        size_t k = (size_t)snprintf(topo, sizeof topo, "nodes:\n");
+        for (unsigned i = 0; i < MT_XM_NODES; i++)
+            k += (size_t)snprintf(topo + k, sizeof topo - k,
+                                  "  - {domain: %d, node: %u, host: 127.0.0.1, port: %u}\n",
+                                  MT_DOMAIN, i, xm_port(i));
+        params.topology = topo;
+    }
 }
 
 mcapi_param_t *mt_params(void)
 {
     if (mt_transport() == MCAPI_TRANSPORT_SHM) return NULL; /* the defaults, as ever */
-    pthread_once(&params_built, build_params);
+    pthread_once(&built, build);
     return &params;
 }
 

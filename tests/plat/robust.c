@@ -229,7 +229,6 @@ static void test_map_leave_together(const struct harness_env *env)
     enum { USERS = 2, ROUNDS = 200 };
     char name[64];
     region_name(name, sizeof name, "together");
-    reclaim_name = name;
     volatile uint64_t *sync = harness_page(2 * sizeof *sync);
     for (int round = 0; round < ROUNDS; round++) {
         shm_unlink(name);
