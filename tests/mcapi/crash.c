@@ -30,6 +30,10 @@
  *                        1 is free; after the survivors finalise, nothing
  *                        of the region is left in /dev/shm.
  *
+ * crash_packets kills a receiver that holds packets it took (more queued to
+ * it) and checks that they are all back in the pool once its node is
+ * initialised again, before that node finalises.
+ *
  * TSan runs it too: it sees each process alone, and the processes share
  * only the region (which it does not track across processes) and this
  * test's page (atomics).
@@ -561,11 +565,133 @@ static void test_next_run(const struct harness_env *env)
     ck_assert_msg(!left, "%s is left behind", path);
 }
 
+/* ---- A dead receiver's packets --------------------------------------------- */
+
+#define POOL 8 /* the domain's packet places (every node gives the same) */
+#define PKTS 5 /* sent to the victim; it takes HELD of them and keeps them */
+#define HELD 3
+
+static void init_pool_node(int who, mcapi_node_t node)
+{
+    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .shm_name = sh->name, .pkt_buffers = POOL};
+    mcapi_info_t info;
+    mcapi_status_t s = 0;
+    mcapi_initialize(MT_DOMAIN, node, NULL, &p, &info, &s);
+    C_EQ(who, s, MCAPI_SUCCESS);
+}
+
+/* Node 0: streams PKTS packets to node 1's endpoint; once node 1 has been
+ * initialised again (the dead one's node taken over), the whole pool is
+ * free: POOL packets on a channel of its own, refused at once otherwise. */
+static void pkt_sender(void)
+{
+    init_pool_node(W_SURVIVOR, 0);
+    mcapi_endpoint_t tx = make_ep(W_SURVIVOR, 1, MT_WAIT_MS);
+    mcapi_status_t s = 0;
+    mcapi_endpoint_t rx = mcapi_endpoint_get(MT_DOMAIN, 1, 2, MT_WAIT_MS, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    mcapi_request_t r;
+    size_t n;
+    mcapi_pktchan_connect_i(tx, rx, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    mcapi_pktchan_send_hndl_t sh_;
+    mcapi_pktchan_send_open_i(&sh_, tx, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    char b[64] = "packet";
+    for (int i = 0; i < PKTS; i++) {
+        mcapi_pktchan_send(sh_, b, sizeof b, &s);
+        C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    }
+    st(&sh->up[0], 1);
+    while (!ld(&sh->stop)) usleep(100);
+    mcapi_endpoint_t a = make_ep(W_SURVIVOR, 3, MT_WAIT_MS), c = make_ep(W_SURVIVOR, 4, MT_WAIT_MS);
+    mcapi_endp_attr_memory_type_t m =
+        MCAPI_ENDP_ATTR_LOCAL_MEMORY | MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT;
+    mcapi_endpoint_set_attribute(a, MCAPI_ENDP_ATTR_MEMORY_TYPE, &m, sizeof m, &s);
+    mcapi_pktchan_send_hndl_t ah;
+    mcapi_pktchan_recv_hndl_t ch;
+    mcapi_pktchan_connect_i(a, c, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    mcapi_pktchan_send_open_i(&ah, a, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    mcapi_pktchan_recv_open_i(&ch, c, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    for (uint32_t i = 0; i < POOL; i++) {
+        mcapi_pktchan_send(ah, b, sizeof b, &s);
+        C_EQ(W_SURVIVOR, s == MCAPI_SUCCESS ? POOL : i, POOL); /* a place still lost */
+    }
+    st(&sh->done[0], 1);
+    mcapi_finalize(&s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+}
+
+/* Node 1: takes HELD packets, keeps them, and waits to be killed. */
+static void pkt_receiver(void)
+{
+    init_pool_node(W_VICTIM, 1);
+    mcapi_endpoint_t rx = make_ep(W_VICTIM, 2, MT_WAIT_MS);
+    mcapi_pktchan_recv_hndl_t h;
+    mcapi_request_t r;
+    mcapi_status_t s = 0;
+    size_t n;
+    mcapi_pktchan_recv_open_i(&h, rx, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+    for (int i = 0; i < HELD; i++) {
+        void *p = NULL;
+        mcapi_pktchan_recv(h, &p, &n, &s);
+        C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+    }
+    st(&sh->ready[0], 1);
+    pause();
+}
+
+/* The next process of node 1: its initialise takes the dead node over. It
+ * finalises only after node 0's check (a finalise of node 1 gives back
+ * what node 1 holds, the dead one's packets too). */
+static void pkt_next(void)
+{
+    init_pool_node(W_VICTIM, 1);
+    st(&sh->stop, 1);
+    for (int t = 0; t < 200000 && !ld(&sh->done[0]); t++) usleep(100);
+    mcapi_status_t s = 0;
+    mcapi_finalize(&s);
+    C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+}
+
+/* A receiver killed holding packets it took (and with more queued to it):
+ * when its node is initialised again, they all go back to the pool. */
+static void test_packets(const struct harness_env *env)
+{
+    (void)env;
+    char path[96];
+    setup("crash-pkt", path, sizeof path);
+    pid_t s0 = kids[0] = spawn(pkt_sender, 0);
+    pid_t v = spawn(pkt_receiver, 0);
+    bool up = await(&sh->ready[0], v, MT_WAIT_MS) && await(&sh->up[0], s0, MT_WAIT_MS);
+    kill(v, SIGKILL);
+    waitpid(v, NULL, 0);
+    check_fails();
+    CHECK(up, "the receiver did not take its packets");
+    int status = reap(spawn(pkt_next, 0), 20000);
+    int st0 = reap(s0, 20000);
+    kids[0] = 0;
+    check_fails();
+    ck_assert_msg(status == 0 && st0 == 0, "wait status %#x (next node 1), %#x (node 0)", status,
+                  st0);
+    ck_assert_msg(access(path, F_OK) != 0, "%s is left behind", path);
+}
+
 void mt_crash(void)
 {
     static const struct harness_case cases[] = {
         {.name = "crash_kill_nodes", .test = test_kill_nodes, .backends = HARNESS_NATIVE},
         {.name = "crash_next_run", .test = test_next_run, .backends = HARNESS_NATIVE},
+        {.name = "crash_packets", .test = test_packets, .backends = HARNESS_NATIVE},
     };
     harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
 }
