@@ -7,7 +7,7 @@ import re
 import sys
 
 src = open(sys.argv[1] if len(sys.argv) > 1 else "tests/mcapi/tp.c").read()
-macros = {m.group(1): m.group(2) for m in re.finditer(r'#define (\w+)\s+((?:"[^"]*"\s*(?:\\\n\s*)?)+)', src)}
+macros = {m.group(1): m.group(2) for m in re.finditer(r'#define (\w+)\s*(?:\\\n)?\s*((?:"[^"]*"\s*(?:\\\n\s*)?)+)', src)}
 
 
 def text(x):
