@@ -59,8 +59,10 @@
 #define XM_RETRY_NS 10000000u /* a get retries a peer that is not up this often */
 
 /* Endpoint and channel handles: kind (3) | domain (2) | node (6) | generation
- * (11, channels only) | port (10). An endpoint is named by where it is: a
- * remote endpoint's handle needs no round trip. */
+ * (11) | port (10). An endpoint is named by where it is, so a remote one
+ * needs no table here; its generation (1..XM_GEN_MAX, a new one per create,
+ * xm_endp.c) tells a re-created endpoint from the one before. A channel
+ * end's generation counts its endpoint's opens. */
 static inline uint32_t xm_h(unsigned kind, unsigned dom, unsigned node, unsigned gen, unsigned port)
 {
     return (uint32_t)kind << 29 | (uint32_t)(dom & 3u) << 27 | (uint32_t)(node & 63u) << 21 |
@@ -71,6 +73,7 @@ static inline uint32_t xm_h(unsigned kind, unsigned dom, unsigned node, unsigned
 #define XM_H_NODE(h) ((unsigned)((h) >> 21) & 63u)
 #define XM_H_GEN(h) ((unsigned)((h) >> 10) & 0x7ffu)
 #define XM_H_PORT(h) ((unsigned)(h)&0x3ffu)
+#define XM_GEN_MAX 0x7ffu
 /* A channel handle's type and direction (its kind is 2 + chan * 2 + dir). */
 #define XM_H_CHAN(h) ((XM_H_KIND(h) - 2u) / 2u)
 #define XM_H_DIR(h) ((XM_H_KIND(h) - 2u) % 2u)
@@ -95,11 +98,13 @@ enum xm_cstate { XC_NONE, XC_CONN, XC_OPEN };
 struct xm_ep {
     uint8_t live;
     uint16_t port;
+    uint16_t gen; /* the generation in its handle */
     struct xm_queue q;
     uint32_t depth;
     uint8_t stopped[XM_PEERS / 8]; /* senders told STOP, not yet RESUME */
     uint32_t gets;
-    uint16_t get_src; /* XM_PEER of the last getter */
+    uint16_t get_src;              /* XM_PEER of the last getter */
+    uint8_t getters[XM_PEERS / 8]; /* remote nodes that got it: told of its delete */
     /* Attributes. */
     struct tp_attrs a; /* settable attributes */
     /* The channel this endpoint is an end of. */
@@ -140,12 +145,18 @@ struct xm_peer {
     uint8_t *obuf; /* frames for the peer not yet written */
     size_t olen, ooff, ocap;
     uint8_t *stopped; /* MCAPI_MAX_PORT + 1 bits: its ports that said STOP to us */
+    /* MCAPI_MAX_PORT + 1 each, per port: the generation of the endpoint its
+     * last answered get gave us, and of the last it deleted (XW_DELETED, or
+     * all it gave us once its connection ends cleanly: it finalised). */
+    uint16_t *got, *gone;
+    uint16_t unacked; /* DELETED frames sent to it not answered yet */
 };
 
-struct xm_pend { /* a connect waiting for its owners' answers */
+struct xm_pend { /* a connect, get or release waiting for its owners' answers */
     uint32_t id;
     uint8_t used, left;
     uint16_t peers[2]; /* the owners asked (left of them still to answer) */
+    uint16_t gen;      /* a get's answer: the endpoint's generation */
     mcapi_status_t st;
 };
 
@@ -174,6 +185,8 @@ struct tp_node {
         uint8_t used;
     } gets[XM_PENDING];
     unsigned retrying; /* gets waiting for a peer to come up: sleep polls */
+    uint16_t last_gen; /* the generation the last endpoint created got */
+    uint8_t closing;   /* finalising (xm_endp_fini) */
     uint32_t next_qp;
     uint8_t **held; /* packet buffers the user holds */
     size_t nheld, cheld;
@@ -220,8 +233,6 @@ void xm_peer_failed(struct tp_node *tp, unsigned p, bool out);
  * from a CONNECT frame). */
 mcapi_status_t xm_chan_attach(struct tp_node *tp, unsigned port, unsigned type, unsigned dir,
                               unsigned peer, unsigned peer_port, uint32_t qp);
-/* Answer the peers' gets of local endpoint port (just created). */
-void xm_gets_answer(struct tp_node *tp, unsigned port);
 /* A new pending slot for a request to peer p (MCAPI_PENDING if none is free). */
 int xm_pend_new(struct tp_node *tp, unsigned p0, unsigned p1, uint32_t *id);
 /* Send a control frame (CONNECT, OPEN, CLOSE) to peer p about port/qp. */
@@ -262,6 +273,18 @@ mcapi_status_t xm_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
                            const void *attr, size_t size);
 mcapi_status_t xm_node_attr(struct tp_node *tp, mcapi_domain_t dom, mcapi_node_t node,
                             mcapi_uint_t num, void *attr, size_t size);
+/* Whether remote endpoint h is one its owner said it deleted (XW_DELETED). */
+bool xm_ep_gone(const struct tp_node *tp, uint32_t h);
+/* A GET, RELEASE or DELETED frame, or an answer to one (from xm_dispatch);
+ * false: bad. */
+bool xm_endp_frame(struct tp_node *tp, unsigned from, const struct xw_header *h,
+                   const uint8_t *payload);
+/* Finalise: peers' gets go unanswered from now on (the asker's next try
+ * finds our next life). */
+void xm_endp_fini(struct tp_node *tp);
+/* Peer p's connection ended cleanly (between frames): it finalised or
+ * died, and the endpoints it gave us are deleted. */
+void xm_endp_peer_ended(struct tp_node *tp, unsigned p);
 
 /* xm_msg.c */
 mcapi_status_t xm_msg_send(struct tp_node *tp, struct tp_op *op);

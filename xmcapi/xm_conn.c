@@ -264,6 +264,7 @@ static void readable(struct tp_node *tp, struct xm_conn *c)
         if (k == PLAT_EAGAIN) return;
         if (k <= 0) {
             if (c->rlen) tp->bad_frames++; /* truncated */
+            if (!k && !c->rlen && c->peer >= 0) xm_endp_peer_ended(tp, (unsigned)c->peer);
             conn_fail(tp, c);
             return;
         }

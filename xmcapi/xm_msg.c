@@ -20,7 +20,8 @@ mcapi_status_t xm_msg_send(struct tp_node *tp, struct tp_op *op)
     unsigned p = XM_PEER(XM_H_DOM(op->to), XM_H_NODE(op->to)), port = XM_H_PORT(op->to);
     if (p == tp->self) { /* to ourselves: no socket */
         struct xm_ep *to = xm_ep_by_port(tp, port);
-        if (!to || to->cstate != XC_NONE) return MCAPI_ERR_ENDP_INVALID;
+        if (!to || to->gen != XM_H_GEN(op->to)) return MCAPI_ERR_ENDP_DELETED; /* since check() */
+        if (to->cstate != XC_NONE) return MCAPI_ERR_ENDP_INVALID;
         if (to->q.n >= to->depth) return MCAPI_PENDING;
         struct xm_item it = {
             .buf = malloc(op->len ? op->len : 1), .len = (uint32_t)op->len, .from = (uint16_t)p};
@@ -32,6 +33,7 @@ mcapi_status_t xm_msg_send(struct tp_node *tp, struct tp_op *op)
         op->size = op->len;
         return MCAPI_SUCCESS;
     }
+    if (xm_ep_gone(tp, op->to)) return MCAPI_ERR_ENDP_DELETED; /* since check() */
     const struct xm_peer *pe = &tp->peer[p];
     if (pe->stopped && pe->stopped[port / 8] & 1u << (port % 8)) {
         if (op->state & XM_ST_SINCE && op->held != pe->fails) return MCAPI_ERR_TRANSMISSION;
@@ -42,6 +44,7 @@ mcapi_status_t xm_msg_send(struct tp_node *tp, struct tp_op *op)
     struct xw_header h = {.type = XW_MSG,
                           .priority = (uint8_t)op->prio,
                           .port = (uint16_t)port,
+                          .qp = XM_H_GEN(op->to),
                           .size = (uint32_t)op->len,
                           .dst_domain = (uint16_t)XM_H_DOM(op->to),
                           .dst_node = (uint16_t)XM_H_NODE(op->to)};

@@ -27,6 +27,8 @@ static void release(struct tp_node *tp)
     for (unsigned p = 0; p < XM_PEERS; p++) {
         free(tp->peer[p].obuf);
         free(tp->peer[p].stopped);
+        free(tp->peer[p].got);
+        free(tp->peer[p].gone);
     }
     for (unsigned i = 0; i < XM_EPS; i++) xm_q_drop(&tp->ep[i]);
     for (size_t i = 0; i < tp->nheld; i++) free(tp->held[i]);
@@ -156,6 +158,7 @@ mcapi_status_t xm_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_node_t 
 void xm_detach(struct tp_node *tp)
 {
     plat_mutex_lock(&tp->mu);
+    xm_endp_fini(tp);
     /* Our channel ends' CLOSEs and what is queued get a last chance to leave. */
     for (unsigned i = 0; i < XM_EPS; i++) {
         struct xm_ep *e = &tp->ep[i];

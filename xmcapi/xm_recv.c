@@ -129,39 +129,6 @@ int xm_pend_new(struct tp_node *tp, unsigned p0, unsigned p1, uint32_t *id)
     return -1;
 }
 
-void xm_gets_answer(struct tp_node *tp, unsigned port)
-{
-    struct xm_ep *e = xm_ep_by_port(tp, port);
-    for (unsigned i = 0; e && i < XM_PENDING; i++) {
-        if (!tp->gets[i].used || tp->gets[i].port != port) continue;
-        tp->gets[i].used = 0;
-        e->gets++;
-        e->get_src = tp->gets[i].peer;
-        xm_ctl(tp, tp->gets[i].peer, XW_GET, XW_F_ACK, port, tp->gets[i].qp, NULL, 0);
-    }
-}
-
-/* A peer asks whether endpoint port exists: yes now, or once it is created
- * (MCAPI's get waits for it; the asker's timeout ends the wait). */
-static bool on_get(struct tp_node *tp, unsigned from, const struct xw_header *h)
-{
-    if (h->port > MCAPI_MAX_PORT) return false;
-    unsigned i = 0;
-    while (i < XM_PENDING && tp->gets[i].used) i++;
-    if (i == XM_PENDING) { /* too many waiting: the asker sees a refusal */
-        mcapi_status_t st = MCAPI_ERR_MEM_LIMIT;
-        uint8_t s4[4] = {(uint8_t)(st >> 24), (uint8_t)(st >> 16), (uint8_t)(st >> 8), (uint8_t)st};
-        xm_ctl(tp, from, XW_GET, XW_F_ACK | XW_F_REFUSED, h->port, h->qp, s4, 4);
-        return true;
-    }
-    tp->gets[i].used = 1;
-    tp->gets[i].peer = (uint16_t)from;
-    tp->gets[i].port = h->port;
-    tp->gets[i].qp = h->qp;
-    xm_gets_answer(tp, h->port);
-    return true;
-}
-
 static bool on_ack(struct tp_node *tp, unsigned from, const struct xw_header *h)
 {
     bool stop = h->flags & XW_F_STOP;
@@ -192,7 +159,9 @@ static bool on_data(struct tp_node *tp, unsigned from, const struct xw_header *h
     struct xm_item it = {.len = h->size, .from = (uint16_t)from};
     if (h->type == XW_MSG) {
         it.prio = h->priority;
-        if (!e) return false;
+        /* qp: the generation of the endpoint it was sent to; a deleted or
+         * re-created one's is stale (its sender hears of it: XW_DELETED). */
+        if (!e || e->gen != h->qp) return true;
         if (e->cstate != XC_NONE) return true; /* became a channel end: stale */
         if (!(it.buf = malloc(h->size ? h->size : 1))) return false;
         memcpy(it.buf, pl, h->size);
@@ -238,12 +207,15 @@ bool xm_dispatch(struct tp_node *tp, struct xm_conn *c, const struct xw_header *
     case XW_SCALAR:
         return on_data(tp, from, h, payload);
     case XW_CONNECT:
-    case XW_GET:
         if (h->flags & XW_F_ACK) {
-            on_connect_answer(tp, h, payload); /* both answer a pending slot */
+            on_connect_answer(tp, h, payload);
             return true;
         }
-        return h->type == XW_CONNECT ? on_connect(tp, from, h, payload) : on_get(tp, from, h);
+        return on_connect(tp, from, h, payload);
+    case XW_GET:
+    case XW_RELEASE:
+    case XW_DELETED:
+        return xm_endp_frame(tp, from, h, payload);
     case XW_OPEN:
     case XW_CLOSE: {
         if (h->flags & XW_F_ACK) goto bad; /* never asked for */

@@ -25,7 +25,13 @@ static mcapi_status_t get_op(struct tp_op *op, mcapi_domain_t d, mcapi_node_t nd
     if (d > MCAPI_MAX_DOMAIN) return MCAPI_ERR_DOMAIN_INVALID;
     if (nd > MCAPI_MAX_NODE) return MCAPI_ERR_NODE_INVALID;
     if (p - MCAPI_MIN_PORT > MCAPI_MAX_PORT - MCAPI_MIN_PORT) return MCAPI_ERR_PORT_INVALID;
-    *op = (struct tp_op){.kind = TP_GET, .dom = d, .node = nd, .port = p, .out_h = out};
+    /* The timeout is get_i's until the blocking get says its own. */
+    *op = (struct tp_op){.kind = TP_GET,
+                         .dom = d,
+                         .node = nd,
+                         .port = p,
+                         .out_h = out,
+                         .timeout = MCAPI_TIMEOUT_INFINITE};
     return MCAPI_SUCCESS;
 }
 
@@ -55,6 +61,7 @@ mcapi_endpoint_t mcapi_endpoint_get(MCAPI_IN mcapi_domain_t domain_id,
     mcapi_endpoint_t ep = MCAPI_NULL;
     struct tp_op op;
     mcapi_status_t st = get_op(&op, domain_id, node_id, port_id, &ep);
+    op.timeout = timeout;
     if (st == MCAPI_SUCCESS) st = top_req_block(n, &op, timeout);
     *mcapi_status = st;
     return st == MCAPI_SUCCESS ? ep : MCAPI_NULL;

@@ -109,9 +109,13 @@ struct tp_op {
     mcapi_uint32_t *out_h;
     size_t len;
     uint64_t value;
-    uint32_t held;           /* the transport's: what the op holds (e.g. a buffer index + 1) */
-    size_t size;             /* result: bytes moved */
-    mcapi_timeout_t timeout; /* check(): MCAPI_ENDP_ATTR_TIMEOUT of the op's endpoint */
+    uint32_t held; /* the transport's: what the op holds (e.g. a buffer index + 1) */
+    size_t size;   /* result: bytes moved */
+    /* check(): MCAPI_ENDP_ATTR_TIMEOUT of the op's endpoint; for TP_GET the
+     * top layer's: the blocking get's timeout, MCAPI_TIMEOUT_INFINITE for
+     * get_i (XMCAPI asks a remote node for an answer at once when it is
+     * MCAPI_TIMEOUT_IMMEDIATE). */
+    mcapi_timeout_t timeout;
 };
 
 /* What a transport does with an op of one kind (step, below). */
@@ -171,7 +175,9 @@ struct mcapi_transport {
      * send already handed to hardware may still complete. */
     void (*abort)(struct tp_node *tp, struct tp_op *op);
 
-    /* Calls that never wait: each returns the status the API call gives. */
+    /* Calls that are no ops: each returns the status the API call gives.
+     * They do not wait for the node's ops; XMCAPI's delete and release wait
+     * (through plat.h) for other nodes' answers (docs/xmcapi.md). */
     /* port: MCAPI_PORT_ANY or a valid port. */
     mcapi_status_t (*endp_create)(struct tp_node *tp, mcapi_port_t port, mcapi_endpoint_t *ep);
     mcapi_status_t (*endp_delete)(struct tp_node *tp, mcapi_endpoint_t ep);

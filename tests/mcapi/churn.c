@@ -114,6 +114,9 @@ static void case_endpoints(void *arg)
     int me = plat_core();
     mt_init((mcapi_node_t)me);
     mcapi_status_t st;
+    mcapi_endpoint_t mine = me ? mt_ep(1) : 0;
+    if (me) mt_set_timeout(mine, 2);
+    harness_barrier(); /* every sender is up before node 0 starts */
     if (me == 0) {
         for (uint32_t k = 1; k <= INCARNATIONS; k++) {
             mcapi_endpoint_t ep = mt_ep(5);
@@ -133,8 +136,6 @@ static void case_endpoints(void *arg)
         }
         mt_put(DONE, 1);
     } else {
-        mcapi_endpoint_t mine = mt_ep(1);
-        mt_set_timeout(mine, 2);
         uint64_t t0 = plat_now_ns();
         long sent = 0;
         while (!mt_take(DONE)) {

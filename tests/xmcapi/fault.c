@@ -12,7 +12,10 @@
 
 /* Node 2 is listed but never runs: a get of its endpoint waits for it (as
  * MCAPI's get waits for an endpoint) and times out. Node 1 leaves after node
- * 0 got its endpoint: sends to it then fail, promptly, and keep failing. */
+ * 0 got one endpoint of it and read the handle of another off the board:
+ * sends to the other fail, promptly, and keep failing; the one it got was
+ * deleted by the finalise, which node 0 learnt from the connection's end
+ * (sends to it are refused). */
 static void case_unreachable(void *arg)
 {
     (void)arg;
@@ -25,9 +28,10 @@ static void case_unreachable(void *arg)
         (void)mcapi_endpoint_get(XMT_DOMAIN, 2, 1, 100, &st);
         XMT_EQ(st, MCAPI_TIMEOUT);
         ck_assert_uint_ge(plat_now_ns() - t0, 100000000ull);
-        mcapi_endpoint_t one = xmt_get(1, 1);
+        mcapi_endpoint_t got = xmt_get(1, 1);
         harness_barrier(); /* node 1 leaves */
         harness_barrier();
+        mcapi_endpoint_t one = (mcapi_endpoint_t)plat_load64(&harness_board()[0]);
         t0 = plat_now_ns();
         int sent = 0;
         do {
@@ -38,11 +42,14 @@ static void case_unreachable(void *arg)
         ck_assert_int_le(sent, 2);               /* at most what was on its way as the close came */
         mcapi_msg_send(ep, one, "x", 1, 1, &st); /* tries again, fails again */
         XMT_EQ(st, MCAPI_ERR_TRANSMISSION);
+        mcapi_msg_send(ep, got, "x", 1, 1, &st);
+        XMT_EQ(st, MCAPI_ERR_ENDP_INVALID);
         struct xmcapi_stats s;
         XMT_EQ(xmcapi_stats(&s), MCAPI_SUCCESS);
         ck_assert_uint_ge(s.conn_fails, 2);
     } else {
         (void)xmt_ep(1);
+        plat_store64(&harness_board()[0], xmt_ep(2));
         harness_barrier();
         mcapi_finalize(&st);
         XMT_EQ(st, MCAPI_SUCCESS);

@@ -116,6 +116,44 @@ static void case_flood(void *arg)
     xmt_fini();
 }
 
+/* Node 1 deletes an endpoint whose queue has held node 0 back (STOP) and
+ * creates another on its port: node 0's sends to the new one go through,
+ * not held back for ever by the old one's STOP. */
+static void case_deleted_full(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    xmt_init();
+    mcapi_endpoint_t ep = xmt_ep(2);
+    mcapi_status_t st;
+    if (me == 0) {
+        mcapi_timeout_t t = 50;
+        mcapi_endpoint_set_attribute(ep, MCAPI_ENDP_ATTR_TIMEOUT, &t, sizeof t, &st);
+        XMT_EQ(st, MCAPI_SUCCESS);
+        mcapi_endpoint_t to = xmt_get(1, 2);
+        uint32_t i = 0;
+        do mcapi_msg_send(ep, to, &i, sizeof i, 1, &st);
+        while (st == MCAPI_SUCCESS && ++i < 100000);
+        XMT_EQ(st, MCAPI_TIMEOUT); /* held back */
+        harness_barrier();
+        harness_barrier(); /* node 1 deleted it and made another */
+        mcapi_msg_send(ep, xmt_get(1, 2), "new", 4, 1, &st);
+        XMT_EQ(st, MCAPI_SUCCESS);
+    } else {
+        harness_barrier();
+        mcapi_endpoint_delete(ep, &st);
+        XMT_EQ(st, MCAPI_SUCCESS);
+        ep = xmt_ep(2);
+        harness_barrier();
+        char b[8];
+        size_t got;
+        mcapi_msg_recv(ep, b, sizeof b, &got, &st);
+        XMT_EQ(st, MCAPI_SUCCESS);
+        ck_assert_str_eq(b, "new");
+    }
+    xmt_fini();
+}
+
 /* To one's own endpoint, and a get that waits for the endpoint's creation. */
 static void case_self_and_get(void *arg)
 {
@@ -205,6 +243,7 @@ void xmt_msg_cases(void)
         {.name = "msg_wake", .core = case_wake, .cores = 2},
         {.name = "msg_pipe", .core = case_pipe, .cores = 2},
         {.name = "msg_flood", .core = case_flood, .cores = 2},
+        {.name = "msg_deleted_full", .core = case_deleted_full, .cores = 2},
         {.name = "msg_self_and_get", .core = case_self_and_get, .cores = 2},
         {.name = "msg_last_words", .core = case_last_words, .cores = 2},
     };

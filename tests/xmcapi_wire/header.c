@@ -53,6 +53,11 @@ START_TEST(round_trip_every_type)
         {.type = XW_HELLO, .flags = XW_F_ACK | XW_F_REFUSED, .size = 4},
         {.type = XW_GET, .port = 1023},
         {.type = XW_GET, .flags = XW_F_ACK | XW_F_REFUSED, .size = 4},
+        {.type = XW_RELEASE, .size = 2},
+        {.type = XW_RELEASE, .flags = XW_F_ACK},
+        {.type = XW_RELEASE, .flags = XW_F_ACK | XW_F_REFUSED, .size = 4},
+        {.type = XW_DELETED, .size = 2},
+        {.type = XW_DELETED, .flags = XW_F_ACK},
     };
     for (size_t i = 0; i < HARNESS_COUNT(hs); i++) {
         struct xw_header h = hs[i];
