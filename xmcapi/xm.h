@@ -273,6 +273,12 @@ mcapi_status_t xm_attr_set(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
                            const void *attr, size_t size);
 mcapi_status_t xm_node_attr(struct tp_node *tp, mcapi_domain_t dom, mcapi_node_t node,
                             mcapi_uint_t num, void *attr, size_t size);
+/* The attributes the two ends of a channel must share (MAX_PAYLOAD_SIZE,
+ * PRIORITY, as on shared memory): a CONNECT carries them, XM_ATTRS bytes
+ * after its endpoints, when the connecting node has one of the ends. */
+#define XM_ATTRS 6
+void xm_attrs_put(uint8_t *p, const struct tp_attrs *a);
+bool xm_attrs_fit(const struct tp_attrs *a, const uint8_t *p);
 /* Whether remote endpoint h is one its owner said it deleted (XW_DELETED). */
 bool xm_ep_gone(const struct tp_node *tp, uint32_t h);
 /* A GET, RELEASE or DELETED frame, or an answer to one (from xm_dispatch);

@@ -98,6 +98,16 @@ static void put16(uint8_t *p, unsigned v)
     p[1] = (uint8_t)v;
 }
 
+/* A refused connect leaves no end of ours attached. */
+static void unattach(struct tp_node *tp, uint32_t h, uint32_t qp)
+{
+    struct xm_ep *e = xm_is_self(tp, h) ? xm_ep_by_port(tp, XM_H_PORT(h)) : NULL;
+    if (e && e->cstate == XC_CONN && e->qp == qp) {
+        e->cstate = XC_NONE;
+        e->depth = XM_MSG_DEPTH;
+    }
+}
+
 /* Connect: attach each end at its owner; the first step asks, later ones
  * collect the remote owners' answers (op->held: the pending slot + 1). */
 mcapi_status_t xm_chan_connect(struct tp_node *tp, struct tp_op *op)
@@ -113,14 +123,19 @@ mcapi_status_t xm_chan_connect(struct tp_node *tp, struct tp_op *op)
         op->state = 1;
         op->held = (uint32_t)i + 1;
         /* Local ends first: a refusal here sends nothing. */
-        if (sp == tp->self)
+        struct xm_ep *ls = sp == tp->self ? xm_ep_by_port(tp, XM_H_PORT(s)) : NULL;
+        struct xm_ep *lr = rp == tp->self ? xm_ep_by_port(tp, XM_H_PORT(r)) : NULL;
+        uint8_t pl[13 + XM_ATTRS] = {op->chan};
+        if (ls || lr) xm_attrs_put(pl + 13, ls ? &ls->a : &lr->a);
+        if (ls && lr && !ls->cstate && !lr->cstate && !xm_attrs_fit(&lr->a, pl + 13))
+            q->st = MCAPI_ERR_ATTR_INCOMPATIBLE;
+        if (q->st == MCAPI_SUCCESS && sp == tp->self)
             q->st = xm_chan_attach(tp, XM_H_PORT(s), op->chan, TP_SEND, rp, XM_H_PORT(r), qp);
         if (q->st == MCAPI_SUCCESS && rp == tp->self) {
             q->st = xm_chan_attach(tp, XM_H_PORT(r), op->chan, TP_RECV, sp, XM_H_PORT(s), qp);
             if (q->st != MCAPI_SUCCESS && sp == tp->self)
                 xm_ep_by_port(tp, XM_H_PORT(s))->cstate = XC_NONE;
         }
-        uint8_t pl[13] = {op->chan};
         put16(pl + 1, XM_H_DOM(s));
         put16(pl + 3, XM_H_NODE(s));
         put16(pl + 5, XM_H_PORT(s));
@@ -131,12 +146,17 @@ mcapi_status_t xm_chan_connect(struct tp_node *tp, struct tp_op *op)
         for (unsigned k = 0; k < 2 && q->st == MCAPI_SUCCESS; k++) {
             if (ask[k] == tp->self || (k == 1 && rp == sp)) continue;
             q->left++;
-            xm_ctl(tp, ask[k], XW_CONNECT, 0, XM_H_PORT(k ? r : s), qp, pl, sizeof pl);
+            xm_ctl(tp, ask[k], XW_CONNECT, 0, XM_H_PORT(k ? r : s), qp, pl,
+                   ls || lr ? sizeof pl : 13);
         }
     }
     struct xm_pend *q = &tp->pend[op->held - 1];
     if (q->left) return MCAPI_PENDING;
     mcapi_status_t st = q->st;
+    if (st != MCAPI_SUCCESS) {
+        unattach(tp, s, q->id);
+        unattach(tp, r, q->id);
+    }
     q->used = 0;
     op->held = 0;
     return st;

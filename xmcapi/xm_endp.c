@@ -70,6 +70,17 @@ static uint16_t new_gen(struct tp_node *tp)
     return tp->last_gen;
 }
 
+void xm_attrs_put(uint8_t *p, const struct tp_attrs *a)
+{
+    put32(p, (uint32_t)a->max_payload);
+    put16(p + 4, a->priority);
+}
+
+bool xm_attrs_fit(const struct tp_attrs *a, const uint8_t *p)
+{
+    return (uint32_t)a->max_payload == get32(p) && a->priority == get16(p + 4);
+}
+
 bool xm_ep_gone(const struct tp_node *tp, uint32_t h)
 {
     const struct xm_peer *pe = &tp->peer[XM_PEER(XM_H_DOM(h), XM_H_NODE(h))];

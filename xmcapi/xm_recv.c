@@ -83,12 +83,17 @@ static struct xm_ep *chan_end(struct tp_node *tp, unsigned port, uint32_t qp, un
 static bool on_connect(struct tp_node *tp, unsigned from, const struct xw_header *h,
                        const uint8_t *pl)
 {
-    if (h->size != 13 || pl[0] > TP_SCL) return false;
+    if ((h->size != 13 && h->size != 13 + XM_ATTRS) || pl[0] > TP_SCL) return false;
     unsigned sp = XM_PEER(get16(pl + 1), get16(pl + 3)), rp = XM_PEER(get16(pl + 7), get16(pl + 9));
     unsigned sport = get16(pl + 5), rport = get16(pl + 11);
     if (sp >= XM_PEERS || rp >= XM_PEERS) return false;
     mcapi_status_t st;
-    if (sp == tp->self && sport == h->port)
+    /* The connecting node's end's attributes, if it has an end: ours must match. */
+    const struct xm_ep *e = xm_ep_by_port(tp, h->port);
+    bool fit = h->size == 13 || !e || e->cstate || xm_attrs_fit(&e->a, pl + 13);
+    if (!fit && ((sp == tp->self && sport == h->port) || (rp == tp->self && rport == h->port)))
+        st = MCAPI_ERR_ATTR_INCOMPATIBLE;
+    else if (sp == tp->self && sport == h->port)
         st = xm_chan_attach(tp, sport, pl[0], TP_SEND, rp, rport, h->qp);
     else if (rp == tp->self && rport == h->port)
         st = xm_chan_attach(tp, rport, pl[0], TP_RECV, sp, sport, h->qp);

@@ -319,6 +319,45 @@ static void case_payload(void *arg)
     mt_fini();
 }
 
+/* The same with the ends on two nodes, whichever end the connecting node
+ * has. */
+static void case_payload_remote(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    mt_init((mcapi_node_t)me);
+    mcapi_endpoint_t own = mt_ep(1);
+    mcapi_endp_attr_max_payload_size_t m = 512;
+    mcapi_status_t st = MCAPI_SUCCESS;
+    if (me == 0)
+        mcapi_endpoint_set_attribute(own, MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE, &m, sizeof m, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    harness_barrier();
+    mcapi_request_t r;
+    if (me == 0) {
+        mcapi_endpoint_t peer = mt_get(1, 1);
+        st = 0;
+        mcapi_pktchan_connect_i(own, peer, &r, &st);
+        MT_EQ(mt_done(&r, st, NULL), MCAPI_ERR_ATTR_INCOMPATIBLE);
+        st = 0;
+        mcapi_pktchan_connect_i(peer, own, &r, &st);
+        MT_EQ(mt_done(&r, st, NULL), MCAPI_ERR_ATTR_INCOMPATIBLE);
+    }
+    harness_barrier();
+    st = MCAPI_SUCCESS;
+    if (me == 1)
+        mcapi_endpoint_set_attribute(own, MCAPI_ENDP_ATTR_MAX_PAYLOAD_SIZE, &m, sizeof m, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    harness_barrier();
+    if (me == 0) {
+        st = 0;
+        mcapi_pktchan_connect_i(own, mt_get(1, 1), &r, &st);
+        MT_EQ(mt_done(&r, st, NULL), MCAPI_SUCCESS);
+    }
+    harness_barrier();
+    mt_fini();
+}
+
 /* NUM_SEND_BUFFERS: free buffers of the pool the endpoint sends from;
  * NUM_RECV_BUFFERS: free entries of its receive queue (docs/mcapi.md). */
 static void case_buffers(void *arg)
@@ -352,6 +391,7 @@ void mt_attributes(void)
         {.name = "attr_status", .core = case_status, .cores = 1},
         {.name = "attr_connected", .core = case_connected, .cores = 1},
         {.name = "attr_payload", .core = case_payload, .cores = 1},
+        {.name = "attr_payload_remote", .core = case_payload_remote, .cores = 2},
         {.name = "attr_buffers", .core = case_buffers, .cores = 1},
     };
     mt_add(cases, HARNESS_COUNT(cases));
