@@ -98,8 +98,9 @@ enum xm_cstate { XC_NONE, XC_CONN, XC_OPEN };
 struct xm_ep {
     uint8_t live;
     uint16_t port;
-    uint16_t gen; /* the generation in its handle */
-    struct xm_queue q;
+    uint16_t gen;       /* the generation in its handle */
+    struct xm_queue q;  /* messages; a channel end's packets or scalars */
+    struct xm_queue mq; /* a channel end's messages (xm_msgq) */
     uint32_t depth;
     uint8_t stopped[XM_PEERS / 8]; /* senders told STOP, not yet RESUME */
     uint32_t gets;
@@ -245,10 +246,18 @@ bool xm_q_pop(struct xm_queue *q, struct xm_item *it);
 void xm_q_free(struct xm_queue *q);
 /* Taking from ep's queue: RESUME the senders it stopped once it is low. */
 void xm_q_taken(struct tp_node *tp, struct xm_ep *e);
-void xm_q_drop(struct xm_ep *e);
+void xm_q_drop(struct xm_ep *e);     /* q */
+void xm_q_drop_all(struct xm_ep *e); /* q and mq */
 /* File an arrival (it.from: its sender); STOP the sender if past depth.
  * False if out of memory. */
 bool xm_q_arrive(struct tp_node *tp, struct xm_ep *e, const struct xm_item *it);
+
+/* Where endpoint e's messages queue: a channel end still takes them
+ * (docs/mcapi.md), beside the channel's items, without flow control. */
+static inline struct xm_queue *xm_msgq(struct xm_ep *e)
+{
+    return e->cstate != XC_NONE ? &e->mq : &e->q;
+}
 
 /* Whether handle h names an endpoint (or channel end) of this node. */
 static inline bool xm_is_self(const struct tp_node *tp, uint32_t h)

@@ -103,6 +103,9 @@ static void unattach(struct tp_node *tp, uint32_t h, uint32_t qp)
 {
     struct xm_ep *e = xm_is_self(tp, h) ? xm_ep_by_port(tp, XM_H_PORT(h)) : NULL;
     if (e && e->cstate == XC_CONN && e->qp == qp) {
+        xm_q_drop(e);
+        e->q = e->mq; /* its messages (xm_msgq) */
+        e->mq = (struct xm_queue){0};
         e->cstate = XC_NONE;
         e->depth = XM_MSG_DEPTH;
     }
@@ -133,8 +136,7 @@ mcapi_status_t xm_chan_connect(struct tp_node *tp, struct tp_op *op)
             q->st = xm_chan_attach(tp, XM_H_PORT(s), op->chan, TP_SEND, rp, XM_H_PORT(r), qp);
         if (q->st == MCAPI_SUCCESS && rp == tp->self) {
             q->st = xm_chan_attach(tp, XM_H_PORT(r), op->chan, TP_RECV, sp, XM_H_PORT(s), qp);
-            if (q->st != MCAPI_SUCCESS && sp == tp->self)
-                xm_ep_by_port(tp, XM_H_PORT(s))->cstate = XC_NONE;
+            if (q->st != MCAPI_SUCCESS) unattach(tp, s, qp);
         }
         put16(pl + 1, XM_H_DOM(s));
         put16(pl + 3, XM_H_NODE(s));
@@ -209,6 +211,8 @@ void xm_chan_detach(struct tp_node *tp, struct xm_ep *e)
     else if (!e->failed)
         xm_ctl(tp, e->peer, XW_CLOSE, 0, e->peer_port, e->qp, NULL, 0);
     xm_q_drop(e);
+    e->q = e->mq; /* its messages (xm_msgq) */
+    e->mq = (struct xm_queue){0};
     e->cstate = XC_NONE; /* chandle stays: using it now gives MCAPI_ERR_CHAN_NOTOPEN */
     e->opening = 0;
     e->depth = XM_MSG_DEPTH;

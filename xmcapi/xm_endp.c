@@ -394,7 +394,7 @@ mcapi_status_t xm_endp_delete(struct tp_node *tp, mcapi_endpoint_t ep)
         st = MCAPI_ERR_CHAN_OPEN;
     } else if (e) {
         if (e->cstate != XC_NONE) xm_chan_detach(tp, e);
-        xm_q_drop(e);
+        xm_q_drop_all(e);
         xm_q_taken(tp, e); /* RESUME the senders it stopped: the port's next endpoint is not full */
         tell_deleted(tp, e);
         e->live = 0;

@@ -21,11 +21,11 @@ mcapi_status_t xm_msg_send(struct tp_node *tp, struct tp_op *op)
     if (p == tp->self) { /* to ourselves: no socket */
         struct xm_ep *to = xm_ep_by_port(tp, port);
         if (!to || to->gen != XM_H_GEN(op->to)) return MCAPI_ERR_ENDP_DELETED; /* since check() */
-        if (to->cstate != XC_NONE) return MCAPI_ERR_ENDP_INVALID;
-        if (to->q.n >= to->depth) return MCAPI_PENDING;
+        struct xm_queue *q = xm_msgq(to);
+        if (q->n >= XM_MSG_DEPTH) return MCAPI_PENDING;
         struct xm_item it = {
             .buf = malloc(op->len ? op->len : 1), .len = (uint32_t)op->len, .from = (uint16_t)p};
-        if (!it.buf || !xm_q_push(&to->q, &it)) {
+        if (!it.buf || !xm_q_push(q, &it)) {
             free(it.buf);
             return MCAPI_ERR_MEM_LIMIT;
         }
@@ -59,11 +59,11 @@ mcapi_status_t xm_msg_recv(struct tp_node *tp, struct tp_op *op)
     struct xm_ep *e = xm_own(tp, op->h, &st);
     if (!e) return MCAPI_ERR_ENDP_DELETED;
     struct xm_item it;
-    if (!xm_q_pop(&e->q, &it)) return MCAPI_PENDING;
+    if (!xm_q_pop(xm_msgq(e), &it)) return MCAPI_PENDING;
     size_t n = it.len < op->len ? it.len : op->len;
     memcpy(op->dst, it.buf, n);
     free(it.buf);
-    xm_q_taken(tp, e);
+    if (e->cstate == XC_NONE) xm_q_taken(tp, e);
     plat_work_cycles(tp->xfer_cycles);
     op->size = n;
     return it.len > op->len ? MCAPI_ERR_MSG_TRUNCATED : MCAPI_SUCCESS;

@@ -56,6 +56,14 @@ void xm_q_drop(struct xm_ep *e)
     xm_q_free(&e->q);
 }
 
+void xm_q_drop_all(struct xm_ep *e)
+{
+    xm_q_drop(e);
+    struct xm_item it;
+    while (xm_q_pop(&e->mq, &it)) free(it.buf);
+    xm_q_free(&e->mq);
+}
+
 /* An ACK for the flow into endpoint e from peer p. */
 static void ack(struct tp_node *tp, const struct xm_ep *e, unsigned p, unsigned flag)
 {

@@ -42,7 +42,9 @@ mcapi_status_t xm_chan_attach(struct tp_node *tp, unsigned port, unsigned type, 
     struct xm_ep *e = xm_ep_by_port(tp, port);
     if (!e) return MCAPI_ERR_ENDP_INVALID;
     if (e->cstate != XC_NONE) return MCAPI_ERR_CHAN_CONNECTED;
-    if (e->q.n) return MCAPI_ERR_CHAN_CONNECTED; /* messages still queued (docs/xmcapi.md) */
+    e->mq = e->q; /* the messages queued so far stay (xm_msgq) */
+    e->q = (struct xm_queue){0};
+    xm_q_taken(tp, e); /* the senders it stopped: no flow control on mq */
     e->cstate = XC_CONN;
     e->ctype = (uint8_t)type;
     e->cdir = (uint8_t)dir;
@@ -167,9 +169,13 @@ static bool on_data(struct tp_node *tp, unsigned from, const struct xw_header *h
         /* qp: the generation of the endpoint it was sent to; a deleted or
          * re-created one's is stale (its sender hears of it: XW_DELETED). */
         if (!e || e->gen != h->qp) return true;
-        if (e->cstate != XC_NONE) return true; /* became a channel end: stale */
         if (!(it.buf = malloc(h->size ? h->size : 1))) return false;
         memcpy(it.buf, pl, h->size);
+        if (e->cstate != XC_NONE) { /* a channel end's: no flow control (xm_msgq) */
+            if (xm_q_push(&e->mq, &it)) return true;
+            free(it.buf);
+            return false;
+        }
     } else {
         if (!e) {
             if (h->type == XW_PKT) free((void *)pl);

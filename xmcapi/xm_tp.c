@@ -88,7 +88,7 @@ static mcapi_status_t available(struct tp_node *tp, enum tp_kind kind, mcapi_uin
         e = NULL;
         st = MCAPI_ERR_CHAN_INVALID;
     }
-    if (e) *n = e->q.n;
+    if (e) *n = kind == TP_MSG_RECV ? xm_msgq(e)->n : e->q.n;
     plat_mutex_unlock(&tp->mu);
     return st;
 }

@@ -209,6 +209,45 @@ static void case_basic(void *arg)
     mt_fini();
 }
 
+/* Messages to another node's endpoint that is a channel's end arrive,
+ * also one queued there before the connect (docs/mcapi.md: messages and
+ * channels are independent). */
+static void case_msg_to_end(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    mt_init((mcapi_node_t)me);
+    mcapi_endpoint_t ep = mt_ep(1);
+    mcapi_status_t st = MCAPI_SUCCESS;
+    mcapi_pktchan_send_hndl_t sh = 0;
+    mcapi_pktchan_recv_hndl_t rh = 0;
+    mcapi_endpoint_t to = me == 0 ? mt_get(1, 1) : 0;
+    if (me == 0) mcapi_msg_send(ep, to, "early", 6, 1, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    if (me == 1) {
+        mt_arrived(MT_MSG, ep, 1);
+        mt_pkt_local(mt_ep(2), ep, &sh, &rh);
+    }
+    harness_barrier(); /* node 1's endpoint is a channel's receive end */
+    if (me == 0) mcapi_msg_send(ep, to, "late", 5, 1, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    if (me == 1) {
+        static const char *const want[] = {"early", "late"};
+        for (int i = 0; i < 2; i++) {
+            char b[8] = "";
+            size_t got;
+            st = 0;
+            mcapi_msg_recv(ep, b, sizeof b, &got, &st);
+            MT_EQ_AT(st, MCAPI_SUCCESS, "message %d", i);
+            ck_assert_str_eq(b, want[i]);
+        }
+        mt_pkt_close_send(sh);
+        mt_pkt_close_recv(rh);
+    }
+    harness_barrier();
+    mt_fini();
+}
+
 /* Wrong channel type, wrong direction, incompatible attributes, garbage
  * endpoints and handles. */
 static void case_errors(void *arg)
@@ -775,6 +814,7 @@ void mt_pktchan(void)
         {.name = "pkt_send_before_open", .core = case_send_before_open, .cores = 1},
         {.name = "pkt_open_peer_gone", .core = case_open_peer_gone, .cores = 1},
         {.name = "pkt_errors", .core = case_errors, .cores = 1},
+        {.name = "pkt_msg_to_end", .core = case_msg_to_end, .cores = 2},
         {.name = "pkt_release", .core = case_release, .cores = 1},
         {.name = "pkt_close", .core = case_close, .cores = 1},
         {.name = "pkt_open_first", .core = case_open_first, .cores = 1},
