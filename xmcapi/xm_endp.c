@@ -395,8 +395,9 @@ mcapi_status_t xm_endp_delete(struct tp_node *tp, mcapi_endpoint_t ep)
     } else if (e) {
         if (e->cstate != XC_NONE) xm_chan_detach(tp, e);
         xm_q_drop_all(e);
-        xm_q_taken(tp, e); /* RESUME the senders it stopped: the port's next endpoint is not full */
+        /* DELETED before RESUME: a send the STOP held back ends, not goes. */
         tell_deleted(tp, e);
+        xm_q_taken(tp, e); /* the port's next endpoint is not full */
         e->live = 0;
         await_deleted(tp);
     }

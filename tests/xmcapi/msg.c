@@ -117,8 +117,9 @@ static void case_flood(void *arg)
 }
 
 /* Node 1 deletes an endpoint whose queue has held node 0 back (STOP) and
- * creates another on its port: node 0's sends to the new one go through,
- * not held back for ever by the old one's STOP. */
+ * creates another on its port: node 0's send waiting for the old one ends
+ * (MCAPI_ERR_ENDP_DELETED), a new one to it is refused, and its sends to
+ * the new one go through, not held back for ever by the old one's STOP. */
 static void case_deleted_full(void *arg)
 {
     (void)arg;
@@ -135,8 +136,16 @@ static void case_deleted_full(void *arg)
         do mcapi_msg_send(ep, to, &i, sizeof i, 1, &st);
         while (st == MCAPI_SUCCESS && ++i < 100000);
         XMT_EQ(st, MCAPI_TIMEOUT); /* held back */
+        mcapi_request_t r;
+        mcapi_msg_send_i(ep, to, &i, sizeof i, 1, &r, &st);
+        XMT_EQ(st, MCAPI_PENDING);
         harness_barrier();
         harness_barrier(); /* node 1 deleted it and made another */
+        size_t size;
+        mcapi_wait(&r, &size, XMT_WAIT_MS, &st);
+        XMT_EQ(st, MCAPI_ERR_ENDP_DELETED);
+        mcapi_msg_send(ep, to, &i, sizeof i, 1, &st);
+        XMT_EQ(st, MCAPI_ERR_ENDP_INVALID);
         mcapi_msg_send(ep, xmt_get(1, 2), "new", 4, 1, &st);
         XMT_EQ(st, MCAPI_SUCCESS);
     } else {
