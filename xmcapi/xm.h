@@ -55,8 +55,9 @@
 #define XM_LINGER_NS                                                                               \
     1000000000u /* finalise waits this long at most for a peer to take what is queued */
 #define XM_PEERS (MCA_MAX_DOMAINS * MCA_MAX_NODES)
-#define XM_PENDING 16         /* connects and gets of a node waiting for their answers */
-#define XM_RETRY_NS 10000000u /* a get retries a peer that is not up this often */
+#define XM_PENDING 16          /* connects and gets of a node waiting for their answers */
+#define XM_GETS (2 * XM_PEERS) /* peers' gets waiting for an endpoint of ours */
+#define XM_RETRY_NS 10000000u  /* a get retries a peer that is not up this often */
 
 /* Endpoint and channel handles: kind (3) | domain (2) | node (6) | generation
  * (11, channels only) | port (10). An endpoint is named by where it is: a
@@ -172,7 +173,7 @@ struct tp_node {
         uint16_t peer, port;
         uint32_t qp;
         uint8_t used;
-    } gets[XM_PENDING];
+    } gets[XM_GETS];
     unsigned retrying; /* gets waiting for a peer to come up: sleep polls */
     uint32_t next_qp;
     uint8_t **held; /* packet buffers the user holds */

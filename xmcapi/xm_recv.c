@@ -129,27 +129,39 @@ int xm_pend_new(struct tp_node *tp, unsigned p0, unsigned p1, uint32_t *id)
     return -1;
 }
 
+static void get_answer(struct tp_node *tp, struct xm_ep *e, unsigned peer, uint32_t qp)
+{
+    e->gets++;
+    e->get_src = (uint16_t)peer;
+    xm_ctl(tp, peer, XW_GET, XW_F_ACK, e->port, qp, NULL, 0);
+}
+
 void xm_gets_answer(struct tp_node *tp, unsigned port)
 {
     struct xm_ep *e = xm_ep_by_port(tp, port);
-    for (unsigned i = 0; e && i < XM_PENDING; i++) {
+    for (unsigned i = 0; e && i < XM_GETS; i++) {
         if (!tp->gets[i].used || tp->gets[i].port != port) continue;
         tp->gets[i].used = 0;
-        e->gets++;
-        e->get_src = tp->gets[i].peer;
-        xm_ctl(tp, tp->gets[i].peer, XW_GET, XW_F_ACK, port, tp->gets[i].qp, NULL, 0);
+        get_answer(tp, e, tp->gets[i].peer, tp->gets[i].qp);
     }
 }
 
 /* A peer asks whether endpoint port exists: yes now, or once it is created
- * (MCAPI's get waits for it; the asker's timeout ends the wait). */
+ * (MCAPI's get waits for it; the asker's timeout ends the wait). With every
+ * waiting slot taken the asker is told to ask again (TRANSMISSION, as for a
+ * node not up yet): a get waits, it does not fail for our table's size. */
 static bool on_get(struct tp_node *tp, unsigned from, const struct xw_header *h)
 {
     if (h->port > MCAPI_MAX_PORT) return false;
+    struct xm_ep *e = xm_ep_by_port(tp, h->port);
+    if (e) {
+        get_answer(tp, e, from, h->qp);
+        return true;
+    }
     unsigned i = 0;
-    while (i < XM_PENDING && tp->gets[i].used) i++;
-    if (i == XM_PENDING) { /* too many waiting: the asker sees a refusal */
-        mcapi_status_t st = MCAPI_ERR_MEM_LIMIT;
+    while (i < XM_GETS && tp->gets[i].used) i++;
+    if (i == XM_GETS) {
+        mcapi_status_t st = MCAPI_ERR_TRANSMISSION;
         uint8_t s4[4] = {(uint8_t)(st >> 24), (uint8_t)(st >> 16), (uint8_t)(st >> 8), (uint8_t)st};
         xm_ctl(tp, from, XW_GET, XW_F_ACK | XW_F_REFUSED, h->port, h->qp, s4, 4);
         return true;
@@ -158,7 +170,6 @@ static bool on_get(struct tp_node *tp, unsigned from, const struct xw_header *h)
     tp->gets[i].peer = (uint16_t)from;
     tp->gets[i].port = h->port;
     tp->gets[i].qp = h->qp;
-    xm_gets_answer(tp, h->port);
     return true;
 }
 

@@ -139,7 +139,6 @@ static const struct mt_skip xm_skips[] = {
      "a received packet is a buffer of its own size: there is nothing past it to read"},
     {"err_stale", MT_NOT_YET, "a re-created endpoint gets the same handle"},
     {"churn_endpoints", MT_NOT_YET, "a re-created endpoint receives a message for the one before"},
-    {"thr_all_nodes", MT_NOT_YET, "64 nodes in one process: a get fails with MEM_LIMIT (natively)"},
     {"proc_exchange", MT_BY_DESIGN, "tests a shared-memory region between processes"},
     {"virtual_bad_routes", MT_BY_DESIGN, "routes ask for the shared-memory transport"},
     {NULL, 0, NULL}};
