@@ -3,7 +3,8 @@
  * domain, shared by every node of the domain.
  *
  * The region is plat_shared_map(name): threads of a program map the same
- * heap block, processes the same POSIX shared memory object ("/..."), and
+ * heap block, processes the same POSIX shared memory object ("/...", or
+ * any name in a job), and
  * in simulation it lives in the platform's shared memory. Processes map it
  * at different addresses, so it holds no pointers: endpoints, channels and
  * buffers refer to each other by index. Everything in it is static: the
@@ -13,7 +14,8 @@
  * region (struct db_layout), so the region's size depends on them and a
  * node that gives other values cannot map it (MCAPI_ERR_PARAMETER).
  *
- * Locking (plat_mutex in the region, PLAT_SHARED_PROCESS for "/..."): one
+ * Locking (plat_mutex in the region, PLAT_SHARED_PROCESS when the region
+ * crosses processes, plat_shared_crosses): one
  * lock per endpoint (its message queue, identity, attributes, channel
  * link), per channel (its queue and the state of its two ends), per node
  * (its port map), per buffer pool, and the domain lock for what changes two
