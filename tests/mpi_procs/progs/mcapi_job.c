@@ -14,7 +14,7 @@
 
 #define DOMAIN 1
 #define PORT 1
-#define TRIPS 9
+#define TRIPS 9u
 #define TIMEOUT_MS 5000
 
 static mcapi_node_t node;
