@@ -32,7 +32,9 @@
  *
  * crash_packets kills a receiver that holds packets it took (more queued to
  * it) and checks that they are all back in the pool once its node is
- * initialised again, before that node finalises.
+ * initialised again, before that node finalises. crash_packet_filled kills
+ * a sender blocked on a full channel queue with its packet filled (fails
+ * without the sender's mark on a packet it allocates: one place lost).
  *
  * TSan runs it too: it sees each process alone, and the processes share
  * only the region (which it does not track across processes) and this
@@ -571,9 +573,11 @@ static void test_next_run(const struct harness_env *env)
 #define PKTS 5 /* sent to the victim; it takes HELD of them and keeps them */
 #define HELD 3
 
+static unsigned pool_places = POOL; /* a test's (its nodes are forked after it is set) */
+
 static void init_pool_node(int who, mcapi_node_t node)
 {
-    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .shm_name = sh->name, .pkt_buffers = POOL};
+    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .shm_name = sh->name, .pkt_buffers = pool_places};
     mcapi_info_t info;
     mcapi_status_t s = 0;
     mcapi_initialize(MT_DOMAIN, node, NULL, &p, &info, &s);
@@ -686,12 +690,104 @@ static void test_packets(const struct harness_env *env)
     ck_assert_msg(access(path, F_OK) != 0, "%s is left behind", path);
 }
 
+/* ---- A dead sender's packet, filled but not queued ------------------------- */
+
+#define QDEPTH MCAPI_MAX_QUEUE_ELEMENTS /* a channel's queue */
+#define POOL2 (QDEPTH + 4)
+
+/* Node 0: opens the receive end, and once node 1 has been taken over takes
+ * the QDEPTH queued packets, releases them, and finds the whole pool free. */
+static void fill_receiver(void)
+{
+    init_pool_node(W_SURVIVOR, 0);
+    mcapi_endpoint_t rx = make_ep(W_SURVIVOR, 2, MT_WAIT_MS);
+    mcapi_pktchan_recv_hndl_t h;
+    mcapi_request_t r;
+    mcapi_status_t s = 0;
+    size_t n;
+    st(&sh->up[0], 1);
+    mcapi_pktchan_recv_open_i(&h, rx, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    while (!ld(&sh->stop)) usleep(100);
+    for (int i = 0; i < QDEPTH; i++) {
+        void *p = NULL;
+        mcapi_pktchan_recv(h, &p, &n, &s);
+        C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+        mcapi_pktchan_release(p, &s);
+        C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    }
+    mcapi_endp_attr_num_send_buffers_t free_places = 0;
+    mcapi_endpoint_get_attribute(rx, MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS, &free_places,
+                                 sizeof free_places, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    C_EQ(W_SURVIVOR, free_places, POOL2); /* POOL2 - 1: the blocked send's place lost */
+    st(&sh->done[0], 1);
+    mcapi_finalize(&s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+}
+
+/* Node 1: fills the channel's queue, then blocks in one more send, which
+ * has already taken and filled its packet, and waits to be killed there. */
+static void fill_sender(void)
+{
+    init_pool_node(W_VICTIM, 1);
+    mcapi_endpoint_t tx = make_ep(W_VICTIM, 1, MT_WAIT_MS);
+    mcapi_endpoint_t rx = get_ep(W_VICTIM, 0, 2);
+    mcapi_request_t r;
+    mcapi_status_t s = 0;
+    size_t n;
+    mcapi_pktchan_connect_i(tx, rx, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+    mcapi_pktchan_send_hndl_t h;
+    mcapi_pktchan_send_open_i(&h, tx, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+    char b[64] = "packet";
+    for (int i = 0; i < QDEPTH; i++) {
+        mcapi_pktchan_send(h, b, sizeof b, &s);
+        C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+    }
+    st(&sh->ready[0], 1);
+    mcapi_pktchan_send(h, b, sizeof b, &s); /* the queue is full: waits here */
+    pause();
+}
+
+/* A sender killed inside a blocking send whose packet is filled but finds
+ * the queue full: when its node is initialised again, that packet goes back
+ * to the pool, and the packets it had queued are still delivered. */
+static void test_packet_filled(const struct harness_env *env)
+{
+    (void)env;
+    char path[96];
+    pool_places = POOL2;
+    setup("crash-fill", path, sizeof path);
+    pid_t s0 = kids[0] = spawn(fill_receiver, 0);
+    bool up = await(&sh->up[0], s0, MT_WAIT_MS);
+    pid_t v = spawn(fill_sender, 0);
+    up = up && await(&sh->ready[0], v, MT_WAIT_MS);
+    usleep(100000); /* into the send's wait */
+    kill(v, SIGKILL);
+    waitpid(v, NULL, 0);
+    check_fails();
+    CHECK(up, "the sender did not fill the queue");
+    int status = reap(spawn(pkt_next, 0), 20000);
+    int st0 = reap(s0, 20000);
+    kids[0] = 0;
+    check_fails();
+    ck_assert_msg(status == 0 && st0 == 0, "wait status %#x (next node 1), %#x (node 0)", status,
+                  st0);
+    ck_assert_msg(access(path, F_OK) != 0, "%s is left behind", path);
+}
+
 void mt_crash(void)
 {
     static const struct harness_case cases[] = {
         {.name = "crash_kill_nodes", .test = test_kill_nodes, .backends = HARNESS_NATIVE},
         {.name = "crash_next_run", .test = test_next_run, .backends = HARNESS_NATIVE},
         {.name = "crash_packets", .test = test_packets, .backends = HARNESS_NATIVE},
+        {.name = "crash_packet_filled", .test = test_packet_filled, .backends = HARNESS_NATIVE},
     };
     harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
 }
