@@ -109,8 +109,9 @@ struct xm_ep {
     uint8_t failed;    /* the peer's node went away */
     uint16_t peer;     /* XM_PEER of the other end's node */
     uint16_t peer_port;
-    uint32_t qp;   /* the channel's id (its connect's) */
-    uint16_t cgen; /* generation of channel handles */
+    uint32_t qp;     /* the channel's id (its connect's) */
+    uint32_t self_q; /* receive end: items our own send end sent, not yet taken */
+    uint16_t cgen;   /* generation of channel handles */
     uint32_t chandle;
 };
 
@@ -178,6 +179,7 @@ struct tp_node {
     uint8_t **held; /* packet buffers the user holds */
     size_t nheld, cheld;
     uint64_t xfer_cycles;
+    uint32_t msg_bufs; /* messages queued at our endpoints (MCAPI_MAX_MSG_BUFFERS) */
     /* Counters (tests, tools). */
     uint64_t stops_sent, resumes_sent, stops_got, bad_frames, conn_fails;
 };
@@ -234,7 +236,11 @@ bool xm_q_pop(struct xm_queue *q, struct xm_item *it);
 void xm_q_free(struct xm_queue *q);
 /* Taking from ep's queue: RESUME the senders it stopped once it is low. */
 void xm_q_taken(struct tp_node *tp, struct xm_ep *e);
-void xm_q_drop(struct xm_ep *e);
+/* Empty ep's queue (a delete, a close, finalise). */
+void xm_q_drop(struct tp_node *tp, struct xm_ep *e);
+/* Whether a send that finds no room fails (MCAPI_ERR_MEM_LIMIT) rather
+ * than waits: endpoint e (NULL: not ours) has FAIL_ON_MEM_LIMIT. */
+bool xm_fails(const struct xm_ep *e);
 /* File an arrival (it.from: its sender); STOP the sender if past depth.
  * False if out of memory. */
 bool xm_q_arrive(struct tp_node *tp, struct xm_ep *e, const struct xm_item *it);

@@ -8,7 +8,9 @@
  * for that endpoint, or while the output buffer is over XM_OUT_MAX
  * (xm_op_ready). An op that started before its peer's connection failed
  * ends with MCAPI_ERR_TRANSMISSION. A message to the node itself is queued
- * at once, with no socket.
+ * at once, with no socket, if the endpoint's queue has room and the node
+ * a message buffer (MCAPI_MAX_MSG_BUFFERS, counted per node); else it
+ * waits, or fails with FAIL_ON_MEM_LIMIT on either endpoint.
  */
 #include "xm.h"
 
@@ -21,13 +23,20 @@ mcapi_status_t xm_msg_send(struct tp_node *tp, struct tp_op *op)
     if (p == tp->self) { /* to ourselves: no socket */
         struct xm_ep *to = xm_ep_by_port(tp, port);
         if (!to || to->cstate != XC_NONE) return MCAPI_ERR_ENDP_INVALID;
-        if (to->q.n >= to->depth) return MCAPI_PENDING;
+        /* A full queue, or no message buffer of the node's left (the
+         * domain's MCAPI_MAX_MSG_BUFFERS, per node here): wait, or fail. */
+        if (to->q.n >= to->depth || tp->msg_bufs >= MCAPI_MAX_MSG_BUFFERS) {
+            mcapi_status_t st;
+            return xm_fails(xm_own(tp, op->h, &st)) || xm_fails(to) ? MCAPI_ERR_MEM_LIMIT
+                                                                    : MCAPI_PENDING;
+        }
         struct xm_item it = {
             .buf = malloc(op->len ? op->len : 1), .len = (uint32_t)op->len, .from = (uint16_t)p};
         if (!it.buf || !xm_q_push(&to->q, &it)) {
             free(it.buf);
             return MCAPI_ERR_MEM_LIMIT;
         }
+        tp->msg_bufs++;
         memcpy(it.buf, op->src, op->len);
         op->size = op->len;
         return MCAPI_SUCCESS;
@@ -60,6 +69,7 @@ mcapi_status_t xm_msg_recv(struct tp_node *tp, struct tp_op *op)
     size_t n = it.len < op->len ? it.len : op->len;
     memcpy(op->dst, it.buf, n);
     free(it.buf);
+    if (e->cstate == XC_NONE) tp->msg_bufs--;
     xm_q_taken(tp, e);
     plat_work_cycles(tp->xfer_cycles);
     op->size = n;

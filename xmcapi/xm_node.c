@@ -28,7 +28,7 @@ static void release(struct tp_node *tp)
         free(tp->peer[p].obuf);
         free(tp->peer[p].stopped);
     }
-    for (unsigned i = 0; i < XM_EPS; i++) xm_q_drop(&tp->ep[i]);
+    for (unsigned i = 0; i < XM_EPS; i++) xm_q_drop(tp, &tp->ep[i]);
     for (size_t i = 0; i < tp->nheld; i++) free(tp->held[i]);
     free(tp->held);
     if (tp->pipe[1]) plat_stream_close(tp->pipe[1]);

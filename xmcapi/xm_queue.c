@@ -49,11 +49,18 @@ void xm_q_free(struct xm_queue *q)
     q->head = q->n = q->cap = 0;
 }
 
-void xm_q_drop(struct xm_ep *e)
+void xm_q_drop(struct tp_node *tp, struct xm_ep *e)
 {
     struct xm_item it;
+    if (e->cstate == XC_NONE) tp->msg_bufs -= e->q.n; /* a message endpoint's: buffers back */
     while (xm_q_pop(&e->q, &it)) free(it.buf);
     xm_q_free(&e->q);
+    e->self_q = 0;
+}
+
+bool xm_fails(const struct xm_ep *e)
+{
+    return e && (e->a.memtype & MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT);
 }
 
 /* An ACK for the flow into endpoint e from peer p. */
@@ -85,8 +92,10 @@ void xm_q_taken(struct tp_node *tp, struct xm_ep *e)
 bool xm_q_arrive(struct tp_node *tp, struct xm_ep *e, const struct xm_item *it)
 {
     if (!xm_q_push(&e->q, it)) return false;
+    if (e->cstate == XC_NONE) tp->msg_bufs++;
     unsigned p = it->from;
-    if (e->q.n > e->depth && !(e->stopped[p / 8] & 1u << (p % 8))) {
+    /* Our own channel sends are held by the exact limit instead (xm_chan.c). */
+    if (e->q.n > e->depth && p != tp->self && !(e->stopped[p / 8] & 1u << (p % 8))) {
         e->stopped[p / 8] |= (uint8_t)(1u << (p % 8));
         ack(tp, e, p, XW_F_STOP);
         tp->stops_sent++;

@@ -49,6 +49,7 @@ mcapi_status_t xm_chan_attach(struct tp_node *tp, unsigned port, unsigned type, 
     e->peer = (uint16_t)peer;
     e->peer_port = (uint16_t)peer_port;
     e->qp = qp;
+    e->self_q = 0;
     e->peer_closed = e->held_back = e->failed = 0;
     e->depth = type == TP_PKT ? XM_PKT_DEPTH : XM_SCL_DEPTH;
     return MCAPI_SUCCESS;
