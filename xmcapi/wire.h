@@ -32,7 +32,7 @@
  *   flags fit the type:                               else XW_EFLAGS
  *     XW_MSG, XW_PKT, XW_SCALAR: no flag;
  *     XW_ACK: XW_F_ACK and exactly one of XW_F_STOP, XW_F_RESUME;
- *     XW_CONNECT, XW_OPEN, XW_CLOSE, XW_HELLO, XW_GET: no XW_F_STOP/XW_F_RESUME,
+ *     XW_CONNECT, XW_OPEN, XW_CLOSE, XW_HELLO, XW_GET, XW_CREDIT: no XW_F_STOP/XW_F_RESUME,
  *       and XW_F_REFUSED only with XW_F_ACK.
  *   size fits the type:                               else XW_ELENGTH
  *     XW_ACK: 0; XW_SCALAR: 1, 2, 4 or 8; a refusal (XW_F_REFUSED): 4.
@@ -78,9 +78,10 @@ enum xw_type {
     XW_ACK = 7,     /* flow control: stop or resume sending to (receiver, port, qp) */
     XW_HELLO = 8,   /* first frame of a connection: who the sender is */
     XW_GET = 9,     /* does endpoint (receiver, port) exist? (mcapi_endpoint_get) */
+    XW_CREDIT = 10, /* messages to endpoint (sender, port) taken: qp more may be sent */
 };
 
-#define XW_TYPE_LAST XW_GET
+#define XW_TYPE_LAST XW_CREDIT
 
 enum xw_flag {
     XW_F_ACK = 1u << 0,     /* an answer: on every XW_ACK and on replies to requests */

@@ -22,6 +22,14 @@
  * sends another arrives in order, and a peer's STOP and RESUME for one
  * flow arrive in the order they were sent.
  *
+ * Message credits: a sender may have XM_MSG_CREDITS messages to one remote
+ * endpoint that the receiver has not credited back (xm_peer.sent); a send
+ * past that waits (or fails with FAIL_ON_MEM_LIMIT), so a queue fed by one
+ * node never holds more than MCAPI_MAX_QUEUE_ELEMENTS. The receiver credits
+ * taken messages back on the qp field of its next message to the sender
+ * (XM_QP_CREDIT: free on a ping-pong), or in an XW_CREDIT frame once half
+ * the credits are owed or the sender has none left (xm_queue.c).
+ *
  * Flow control (the paper's stop ACK): a receive queue (an endpoint's
  * messages, a channel's packets or scalars) holds up to `depth` items.
  * What arrives beyond that is kept all the same (it was on the wire
@@ -45,13 +53,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define XM_EPS MCAPI_MAX_ENDPOINTS /* endpoints of a node */
-#define XM_MSG_DEPTH 64            /* messages an endpoint queues before STOP */
-#define XM_PKT_DEPTH 16            /* packets a channel's receive end queues before STOP */
-#define XM_SCL_DEPTH 256           /* scalars, likewise */
-#define XM_OUT_MAX (1u << 20)      /* bytes a connection's output buffer holds before sends wait */
-#define XM_RBUF (64u << 10)        /* read chunk; a frame split across reads (not a packet) fits */
-#define XM_CONNECT_NS 2000000000u  /* a connect gives up after this */
+#define XM_EPS MCAPI_MAX_ENDPOINTS  /* endpoints of a node */
+#define XM_MSG_DEPTH 64             /* messages an endpoint queues before STOP */
+#define XM_PKT_DEPTH 16             /* packets a channel's receive end queues before STOP */
+#define XM_SCL_DEPTH 256            /* scalars, likewise */
+#define XM_MSG_CREDITS XM_MSG_DEPTH /* messages a sender may have at one remote endpoint */
+/* An XW_MSG's qp: credits for messages to its sender's `port` (0: none). */
+#define XM_QP_CREDIT(port, n) (1u << 31 | (uint32_t)(port) << 8 | (uint32_t)(n))
+#define XM_QP_HAS_CREDIT(qp) (((qp) >> 31) != 0)
+#define XM_QP_CREDIT_PORT(qp) ((unsigned)((qp) >> 8) & 0x3ffu)
+#define XM_QP_CREDIT_N(qp) ((unsigned)(qp)&0xffu)
+#define XM_OUT_MAX (1u << 20)     /* bytes a connection's output buffer holds before sends wait */
+#define XM_RBUF (64u << 10)       /* read chunk; a frame split across reads (not a packet) fits */
+#define XM_CONNECT_NS 2000000000u /* a connect gives up after this */
 #define XM_LINGER_NS                                                                               \
     1000000000u /* finalise waits this long at most for a peer to take what is queued */
 #define XM_PEERS (MCA_MAX_DOMAINS * MCA_MAX_NODES)
@@ -99,6 +113,8 @@ struct xm_ep {
     struct xm_queue q;
     uint32_t depth;
     uint8_t stopped[XM_PEERS / 8]; /* senders told STOP, not yet RESUME */
+    uint8_t held[XM_PEERS];        /* messages from each peer not credited back: queued or owed */
+    uint8_t owe[XM_PEERS];         /* of those, taken or dropped: credits to send back */
     uint32_t gets;
     uint16_t get_src; /* XM_PEER of the last getter */
     /* Attributes. */
@@ -110,8 +126,9 @@ struct xm_ep {
     uint8_t failed;    /* the peer's node went away */
     uint16_t peer;     /* XM_PEER of the other end's node */
     uint16_t peer_port;
-    uint32_t qp;   /* the channel's id (its connect's) */
-    uint16_t cgen; /* generation of channel handles */
+    uint32_t qp;     /* the channel's id (its connect's) */
+    uint32_t self_q; /* receive end: items our own send end sent, not yet taken */
+    uint16_t cgen;   /* generation of channel handles */
     uint32_t chandle;
 };
 
@@ -141,6 +158,7 @@ struct xm_peer {
     uint8_t *obuf; /* frames for the peer not yet written */
     size_t olen, ooff, ocap;
     uint8_t *stopped; /* MCAPI_MAX_PORT + 1 bits: its ports that said STOP to us */
+    uint8_t *sent;    /* MCAPI_MAX_PORT + 1: messages to each of its ports not credited */
 };
 
 struct xm_pend { /* a connect waiting for its owners' answers */
@@ -179,8 +197,10 @@ struct tp_node {
     uint8_t **held; /* packet buffers the user holds */
     size_t nheld, cheld;
     uint64_t xfer_cycles;
+    uint32_t msg_bufs; /* messages queued at our endpoints (MCAPI_MAX_MSG_BUFFERS) */
     /* Counters (tests, tools). */
-    uint64_t stops_sent, resumes_sent, stops_got, bad_frames, conn_fails;
+    uint64_t stops_sent, resumes_sent, stops_got, bad_frames, conn_fails, credit_waits,
+        credits_sent;
 };
 
 /* xm_node.c */
@@ -204,6 +224,8 @@ bool xm_send_frame(struct tp_node *tp, struct xw_header *h, const void *payload)
  * op's first call, which keeps the peer's failure count in op->held and
  * sets XM_ST_SINCE in op->state. */
 #define XM_ST_SINCE 0x80
+#define XM_ST_CREDIT 0x40 /* a message send that waited for a credit (counted once) */
+#define XM_ST_COPY 0x20   /* a message send's src is its own copy (xm_msg.c) */
 mcapi_status_t xm_op_ready(struct tp_node *tp, struct tp_op *op, unsigned p, size_t need);
 void xm_kick(struct tp_node *tp); /* have the communicator look at its work */
 void xm_comm_main(void *arg);     /* the communicator thread */
@@ -235,10 +257,21 @@ bool xm_q_pop(struct xm_queue *q, struct xm_item *it);
 void xm_q_free(struct xm_queue *q);
 /* Taking from ep's queue: RESUME the senders it stopped once it is low. */
 void xm_q_taken(struct tp_node *tp, struct xm_ep *e);
-void xm_q_drop(struct xm_ep *e);
+/* Empty ep's queue (a delete, a close, finalise). */
+void xm_q_drop(struct tp_node *tp, struct xm_ep *e);
+/* Whether a send that finds no room fails (MCAPI_ERR_MEM_LIMIT) rather
+ * than waits: endpoint e (NULL: not ours) has FAIL_ON_MEM_LIMIT. */
+bool xm_fails(const struct xm_ep *e);
 /* File an arrival (it.from: its sender); STOP the sender if past depth.
  * False if out of memory. */
 bool xm_q_arrive(struct tp_node *tp, struct xm_ep *e, const struct xm_item *it);
+/* Message endpoint e's message from peer p was taken or dropped: its
+ * credit goes back, now or on a later message to p. */
+void xm_credit_owe(struct tp_node *tp, struct xm_ep *e, unsigned p);
+/* The qp of a message to peer p: credits owed to p, which it carries. */
+uint32_t xm_credit_carry(struct tp_node *tp, unsigned p);
+/* Peer p credits n messages to its port (an XW_CREDIT, an XW_MSG's qp). */
+void xm_credit_got(struct tp_node *tp, unsigned p, unsigned port, unsigned n);
 
 /* Whether handle h names an endpoint (or channel end) of this node. */
 static inline bool xm_is_self(const struct tp_node *tp, uint32_t h)
@@ -266,6 +299,7 @@ mcapi_status_t xm_node_attr(struct tp_node *tp, mcapi_domain_t dom, mcapi_node_t
 
 /* xm_msg.c */
 mcapi_status_t xm_msg_send(struct tp_node *tp, struct tp_op *op);
+void xm_msg_forget(struct tp_op *op); /* a send given up: free its copy */
 mcapi_status_t xm_msg_recv(struct tp_node *tp, struct tp_op *op);
 
 /* xm_chan.c */

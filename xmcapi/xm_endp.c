@@ -118,7 +118,7 @@ mcapi_status_t xm_endp_delete(struct tp_node *tp, mcapi_endpoint_t ep)
         st = MCAPI_ERR_CHAN_OPEN;
     } else if (e) {
         if (e->cstate != XC_NONE) xm_chan_detach(tp, e);
-        xm_q_drop(e);
+        xm_q_drop(tp, e);
         e->live = 0;
     }
     plat_mutex_unlock(&tp->mu);

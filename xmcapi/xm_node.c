@@ -27,8 +27,9 @@ static void release(struct tp_node *tp)
     for (unsigned p = 0; p < XM_PEERS; p++) {
         free(tp->peer[p].obuf);
         free(tp->peer[p].stopped);
+        free(tp->peer[p].sent);
     }
-    for (unsigned i = 0; i < XM_EPS; i++) xm_q_drop(&tp->ep[i]);
+    for (unsigned i = 0; i < XM_EPS; i++) xm_q_drop(tp, &tp->ep[i]);
     for (size_t i = 0; i < tp->nheld; i++) free(tp->held[i]);
     free(tp->held);
     if (tp->pipe[1]) plat_stream_close(tp->pipe[1]);

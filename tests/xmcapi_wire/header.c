@@ -53,6 +53,7 @@ START_TEST(round_trip_every_type)
         {.type = XW_HELLO, .flags = XW_F_ACK | XW_F_REFUSED, .size = 4},
         {.type = XW_GET, .port = 1023},
         {.type = XW_GET, .flags = XW_F_ACK | XW_F_REFUSED, .size = 4},
+        {.type = XW_CREDIT, .port = 1023, .qp = 64},
     };
     for (size_t i = 0; i < HARNESS_COUNT(hs); i++) {
         struct xw_header h = hs[i];
