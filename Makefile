@@ -273,7 +273,7 @@ $(BENCH_EM): $(BUILD)/obj/bench/em.o $(EM_LIB) $(LIB)
 # job (plat/native/job.c). POSIX is allowed there: it is a tool, not library
 # code. tests/mpi_procs runs it on the small MPI programs of
 # tests/mpi_procs/progs/, each linked as a user's program is (libmpi_lite.a,
-# libipcsim.a, no SystemC) into $(BUILD)/progs/mpi_procs/.
+# libmcapi.a for mcapi_job, libipcsim.a, no SystemC) into $(BUILD)/progs/mpi_procs/.
 MPIRUN := $(BUILD)/bin/mpirun
 MPIRUN_SRC := bin/mpi/mpirun.c bin/mpi/hostfile.c
 $(MPIRUN): $(call obj,$(MPIRUN_SRC))
@@ -283,9 +283,10 @@ $(BUILD)/obj/bin/mpi/mpirun.o: $(VERSION_H)
 $(BUILD)/obj/bin/mpi/mpirun.o: CPPFLAGS += -I$(BUILD)/gen
 PROCS_PROGS := $(patsubst tests/mpi_procs/progs/%.c,$(BUILD)/progs/mpi_procs/%,\
     $(wildcard tests/mpi_procs/progs/*.c))
-$(PROCS_PROGS): $(BUILD)/progs/mpi_procs/%: $(BUILD)/obj/tests/mpi_procs/progs/%.o $(MPI_LIB) $(LIB)
+$(PROCS_PROGS): $(BUILD)/progs/mpi_procs/%: $(BUILD)/obj/tests/mpi_procs/progs/%.o $(MPI_LIB) \
+    $(MCAPI_LIB) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $< $(MPI_LIB) $(LIB) -lpthread -lm
+	$(CC) $(LDFLAGS) -o $@ $< $(MPI_LIB) $(MCAPI_LIB) $(LIB) -lpthread -lm
 $(BUILD)/obj/tests/mpi_procs/progs/%.o: CPPFLAGS += -Impi_lite/include
 $(BUILD)/tests/mpi_procs: $(MPIRUN) $(PROCS_PROGS)
 all: $(MPIRUN) $(PROCS_PROGS)

@@ -75,6 +75,11 @@ int main(int argc, char **argv)
         {"ack-resume", {.type = XW_ACK, .flags = XW_F_ACK | XW_F_RESUME, .port = 5}},
         {"hello", {.type = XW_HELLO, .src_domain = 1, .src_node = 3}},
         {"get", {.type = XW_GET, .port = 7, .dst_node = 1}},
+        {"get-now", {.type = XW_GET, .port = 7, .dst_node = 1, .qp = 9, .size = 1}},
+        {"credit", {.type = XW_CREDIT, .port = 7, .qp = 32}},
+        {"release", {.type = XW_RELEASE, .port = 7, .qp = 9, .size = 2}},
+        {"deleted", {.type = XW_DELETED, .port = 7, .size = 2}},
+        {"deleted-ack", {.type = XW_DELETED, .flags = XW_F_ACK}},
     };
     for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
         start((uint8_t)i, 7);

@@ -58,6 +58,7 @@
     X(void *, shared_map, (const char *name, size_t size, bool *created, int *status),             \
       (name, size, created, status))                                                               \
     XV(shared_unmap, (void *p), (p))                                                               \
+    X(bool, shared_crosses, (const char *name), (name))                                            \
     X(int, shared_home, (const void *p, size_t n, int core), (p, n, core))                         \
     X(void *, mem_alloc, (const char *memory, size_t size, size_t align, int *status),             \
       (memory, size, align, status))                                                               \

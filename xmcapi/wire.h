@@ -32,8 +32,8 @@
  *   flags fit the type:                               else XW_EFLAGS
  *     XW_MSG, XW_PKT, XW_SCALAR: no flag;
  *     XW_ACK: XW_F_ACK and exactly one of XW_F_STOP, XW_F_RESUME;
- *     XW_CONNECT, XW_OPEN, XW_CLOSE, XW_HELLO, XW_GET, XW_RELEASE, XW_DELETED:
- *       no XW_F_STOP/XW_F_RESUME,
+ *     XW_CONNECT, XW_OPEN, XW_CLOSE, XW_HELLO, XW_GET, XW_CREDIT, XW_RELEASE,
+ *     XW_DELETED: no XW_F_STOP/XW_F_RESUME,
  *       and XW_F_REFUSED only with XW_F_ACK.
  *   size fits the type:                               else XW_ELENGTH
  *     XW_ACK: 0; XW_SCALAR: 1, 2, 4 or 8; a refusal (XW_F_REFUSED): 4.
@@ -64,7 +64,7 @@
 #define XW_HEADER_SIZE 24
 #define XW_MAGIC0 0x58 /* 'X' */
 #define XW_MAGIC1 0x4D /* 'M' */
-#define XW_VERSION 1
+#define XW_VERSION 2   /* 2: XW_CREDIT, XW_RELEASE, XW_DELETED; a MSG's qp */
 /* MCAPI_MAX_PKT_SIZE of the reference configuration: a sensible limit for a
  * node that does not choose its own. */
 #define XW_DEFAULT_LIMIT 65536u
@@ -79,10 +79,11 @@ enum xw_type {
     XW_ACK = 7,     /* flow control: stop or resume sending to (receiver, port, qp) */
     XW_HELLO = 8,   /* first frame of a connection: who the sender is */
     XW_GET = 9,     /* does endpoint (receiver, port) exist? (mcapi_endpoint_get) */
+    XW_CREDIT = 10, /* messages to endpoint (sender, port) taken: qp more may be sent */
     /* give back a get of endpoint (receiver, port) (mcapi_endpoint_release) */
-    XW_RELEASE = 10,
+    XW_RELEASE = 11,
     /* endpoint (sender, port) was deleted: to the nodes that got it */
-    XW_DELETED = 11,
+    XW_DELETED = 12,
 };
 
 #define XW_TYPE_LAST XW_DELETED

@@ -22,6 +22,14 @@
  * sends another arrives in order, and a peer's STOP and RESUME for one
  * flow arrive in the order they were sent.
  *
+ * Message credits: a sender may have XM_MSG_CREDITS messages to one remote
+ * endpoint that the receiver has not credited back (xm_peer.sent); a send
+ * past that waits (or fails with FAIL_ON_MEM_LIMIT), so a queue fed by one
+ * node never holds more than MCAPI_MAX_QUEUE_ELEMENTS. The receiver credits
+ * taken messages back on the qp field of its next message to the sender
+ * (XM_QP_CREDIT: free on a ping-pong), or in an XW_CREDIT frame once half
+ * the credits are owed or the sender has none left (xm_queue.c).
+ *
  * Flow control (the paper's stop ACK): a receive queue (an endpoint's
  * messages, a channel's packets or scalars) holds up to `depth` items.
  * What arrives beyond that is kept all the same (it was on the wire
@@ -45,18 +53,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define XM_EPS MCAPI_MAX_ENDPOINTS /* endpoints of a node */
-#define XM_MSG_DEPTH 64            /* messages an endpoint queues before STOP */
-#define XM_PKT_DEPTH 16            /* packets a channel's receive end queues before STOP */
-#define XM_SCL_DEPTH 256           /* scalars, likewise */
-#define XM_OUT_MAX (1u << 20)      /* bytes a connection's output buffer holds before sends wait */
-#define XM_RBUF (64u << 10)        /* read chunk; a frame split across reads (not a packet) fits */
-#define XM_CONNECT_NS 2000000000u  /* a connect gives up after this */
+#define XM_EPS MCAPI_MAX_ENDPOINTS  /* endpoints of a node */
+#define XM_MSG_DEPTH 64             /* messages an endpoint queues before STOP */
+#define XM_PKT_DEPTH 16             /* packets a channel's receive end queues before STOP */
+#define XM_SCL_DEPTH 256            /* scalars, likewise */
+#define XM_MSG_CREDITS XM_MSG_DEPTH /* messages a sender may have at one remote endpoint */
+/* An XW_MSG's qp: credits for messages to its sender's `port` (bit 31 set;
+ * count in bits 0-7, port in 8-17) and the generation of the endpoint it is
+ * sent to (bits 18-28). */
+#define XM_QP_CREDIT(port, n) (1u << 31 | (uint32_t)(port) << 8 | (uint32_t)(n))
+#define XM_QP_MSG(gen, credit) ((uint32_t)(gen) << 18 | (credit))
+#define XM_QP_GEN(qp) ((unsigned)((qp) >> 18) & 0x7ffu)
+#define XM_QP_HAS_CREDIT(qp) (((qp) >> 31) != 0)
+#define XM_QP_CREDIT_PORT(qp) ((unsigned)((qp) >> 8) & 0x3ffu)
+#define XM_QP_CREDIT_N(qp) ((unsigned)(qp)&0xffu)
+#define XM_OUT_MAX (1u << 20)     /* bytes a connection's output buffer holds before sends wait */
+#define XM_RBUF (64u << 10)       /* read chunk; a frame split across reads (not a packet) fits */
+#define XM_CONNECT_NS 2000000000u /* a connect gives up after this */
 #define XM_LINGER_NS                                                                               \
     1000000000u /* finalise waits this long at most for a peer to take what is queued */
 #define XM_PEERS (MCA_MAX_DOMAINS * MCA_MAX_NODES)
-#define XM_PENDING 16         /* connects and gets of a node waiting for their answers */
-#define XM_RETRY_NS 10000000u /* a get retries a peer that is not up this often */
+#define XM_PENDING 16          /* connects and gets of a node waiting for their answers */
+#define XM_GETS (2 * XM_PEERS) /* peers' gets waiting for an endpoint of ours */
+#define XM_RETRY_NS 10000000u  /* a get retries a peer that is not up this often */
 
 /* Endpoint and channel handles: kind (3) | domain (2) | node (6) | generation
  * (11) | port (10). An endpoint is named by where it is, so a remote one
@@ -103,6 +122,8 @@ struct xm_ep {
     struct xm_queue mq; /* a channel end's messages (xm_msgq) */
     uint32_t depth;
     uint8_t stopped[XM_PEERS / 8]; /* senders told STOP, not yet RESUME */
+    uint8_t held[XM_PEERS];        /* messages from each peer not credited back: queued or owed */
+    uint8_t owe[XM_PEERS];         /* of those, taken or dropped: credits to send back */
     uint32_t gets;
     uint16_t get_src;              /* XM_PEER of the last getter */
     uint8_t getters[XM_PEERS / 8]; /* remote nodes that got it: told of its delete */
@@ -115,8 +136,9 @@ struct xm_ep {
     uint8_t failed;    /* the peer's node went away */
     uint16_t peer;     /* XM_PEER of the other end's node */
     uint16_t peer_port;
-    uint32_t qp;   /* the channel's id (its connect's) */
-    uint16_t cgen; /* generation of channel handles */
+    uint32_t qp;     /* the channel's id (its connect's) */
+    uint32_t self_q; /* receive end: items our own send end sent, not yet taken */
+    uint16_t cgen;   /* generation of channel handles */
     uint32_t chandle;
 };
 
@@ -151,6 +173,7 @@ struct xm_peer {
      * all it gave us once its connection ends cleanly: it finalised). */
     uint16_t *got, *gone;
     uint16_t unacked; /* DELETED frames sent to it not answered yet */
+    uint8_t *sent;    /* MCAPI_MAX_PORT + 1: messages to each of its ports not credited */
 };
 
 struct xm_pend { /* a connect, get or release waiting for its owners' answers */
@@ -184,7 +207,7 @@ struct tp_node {
         uint16_t peer, port;
         uint32_t qp;
         uint8_t used;
-    } gets[XM_PENDING];
+    } gets[XM_GETS];
     unsigned retrying; /* gets waiting for a peer to come up: sleep polls */
     uint16_t last_gen; /* the generation the last endpoint created got */
     uint8_t closing;   /* finalising (xm_endp_fini) */
@@ -192,8 +215,10 @@ struct tp_node {
     uint8_t **held; /* packet buffers the user holds */
     size_t nheld, cheld;
     uint64_t xfer_cycles;
+    uint32_t msg_bufs; /* messages queued at our endpoints (MCAPI_MAX_MSG_BUFFERS) */
     /* Counters (tests, tools). */
-    uint64_t stops_sent, resumes_sent, stops_got, bad_frames, conn_fails;
+    uint64_t stops_sent, resumes_sent, stops_got, bad_frames, conn_fails, credit_waits,
+        credits_sent;
 };
 
 /* xm_node.c */
@@ -217,6 +242,8 @@ bool xm_send_frame(struct tp_node *tp, struct xw_header *h, const void *payload)
  * op's first call, which keeps the peer's failure count in op->held and
  * sets XM_ST_SINCE in op->state. */
 #define XM_ST_SINCE 0x80
+#define XM_ST_CREDIT 0x40 /* a message send that waited for a credit (counted once) */
+#define XM_ST_COPY 0x20   /* a message send's src is its own copy (xm_msg.c) */
 mcapi_status_t xm_op_ready(struct tp_node *tp, struct tp_op *op, unsigned p, size_t need);
 void xm_kick(struct tp_node *tp); /* have the communicator look at its work */
 void xm_comm_main(void *arg);     /* the communicator thread */
@@ -246,11 +273,27 @@ bool xm_q_pop(struct xm_queue *q, struct xm_item *it);
 void xm_q_free(struct xm_queue *q);
 /* Taking from ep's queue: RESUME the senders it stopped once it is low. */
 void xm_q_taken(struct tp_node *tp, struct xm_ep *e);
-void xm_q_drop(struct xm_ep *e);     /* q */
-void xm_q_drop_all(struct xm_ep *e); /* q and mq */
+/* Empty ep's queue (a delete, a close, finalise): a message endpoint's
+ * messages are credited back; xm_q_drop_all also its channel end's
+ * messages (mq). */
+void xm_q_drop(struct tp_node *tp, struct xm_ep *e);
+void xm_q_drop_all(struct tp_node *tp, struct xm_ep *e);
+/* Whether a send that finds no room fails (MCAPI_ERR_MEM_LIMIT) rather
+ * than waits: endpoint e (NULL: not ours) has FAIL_ON_MEM_LIMIT. */
+bool xm_fails(const struct xm_ep *e);
 /* File an arrival (it.from: its sender); STOP the sender if past depth.
  * False if out of memory. */
 bool xm_q_arrive(struct tp_node *tp, struct xm_ep *e, const struct xm_item *it);
+/* Message endpoint e's message from peer p was taken or dropped: its
+ * credit goes back, now or on a later message to p. */
+void xm_credit_owe(struct tp_node *tp, struct xm_ep *e, unsigned p);
+/* The qp of a message to peer p: credits owed to p, which it carries. */
+uint32_t xm_credit_carry(struct tp_node *tp, unsigned p);
+/* Credit n messages to our port back to peer p now (an XW_CREDIT): for
+ * messages that found no endpoint of theirs there. */
+void xm_credit_port(struct tp_node *tp, unsigned p, unsigned port, unsigned n);
+/* Peer p credits n messages to its port (an XW_CREDIT, an XW_MSG's qp). */
+void xm_credit_got(struct tp_node *tp, unsigned p, unsigned port, unsigned n);
 
 /* Where endpoint e's messages queue: a channel end still takes them
  * (docs/mcapi.md), beside the channel's items, without flow control. */
@@ -303,6 +346,7 @@ void xm_endp_peer_ended(struct tp_node *tp, unsigned p);
 
 /* xm_msg.c */
 mcapi_status_t xm_msg_send(struct tp_node *tp, struct tp_op *op);
+void xm_msg_forget(struct tp_op *op); /* a send given up: free its copy */
 mcapi_status_t xm_msg_recv(struct tp_node *tp, struct tp_op *op);
 
 /* xm_chan.c */

@@ -35,6 +35,13 @@ mcapi_status_t xm_chan_send(struct tp_node *tp, struct tp_op *op)
     if (e->failed) return MCAPI_ERR_TRANSMISSION;
     if (e->peer_closed) return MCAPI_ERR_CHAN_NOTOPEN;
     if (e->held_back) return MCAPI_PENDING;
+    /* Both ends ours: the receive end holds MCAPI_MAX_QUEUE_ELEMENTS
+     * exactly (what is on the node's own connection counts), as a queue in
+     * memory would; it sends us no STOP. */
+    struct xm_ep *o = e->peer == tp->self ? xm_ep_by_port(tp, e->peer_port) : NULL;
+    if (o && (o->qp != e->qp || o->cstate == XC_NONE || o->cdir != TP_RECV)) o = NULL;
+    if (o && o->self_q >= MCAPI_MAX_QUEUE_ELEMENTS)
+        return xm_fails(e) || xm_fails(o) ? MCAPI_ERR_MEM_LIMIT : MCAPI_PENDING;
     st = xm_op_ready(tp, op, e->peer, op->len);
     if (st != MCAPI_SUCCESS) return st;
     uint8_t v[8];
@@ -50,6 +57,7 @@ mcapi_status_t xm_chan_send(struct tp_node *tp, struct tp_op *op)
                           .dst_domain = (uint16_t)(e->peer / MCA_MAX_NODES),
                           .dst_node = (uint16_t)(e->peer % MCA_MAX_NODES)};
     if (!xm_send_frame(tp, &h, pl)) return MCAPI_ERR_MEM_LIMIT;
+    if (o) o->self_q++;
     op->size = op->len;
     return MCAPI_SUCCESS;
 }
@@ -82,6 +90,7 @@ mcapi_status_t xm_chan_recv(struct tp_node *tp, struct tp_op *op)
     if (op->kind == TP_PKT_RECV && !hold(tp, head->buf)) return MCAPI_ERR_MEM_LIMIT;
     struct xm_item it;
     (void)xm_q_pop(&e->q, &it);
+    if (it.from == tp->self && e->self_q) e->self_q--;
     if (op->kind == TP_PKT_RECV)
         *op->out_buf = it.buf;
     else
@@ -103,7 +112,7 @@ static void unattach(struct tp_node *tp, uint32_t h, uint32_t qp)
 {
     struct xm_ep *e = xm_is_self(tp, h) ? xm_ep_by_port(tp, XM_H_PORT(h)) : NULL;
     if (e && e->cstate == XC_CONN && e->qp == qp) {
-        xm_q_drop(e);
+        xm_q_drop(tp, e);
         e->q = e->mq; /* its messages (xm_msgq) */
         e->mq = (struct xm_queue){0};
         e->cstate = XC_NONE;
@@ -210,8 +219,8 @@ void xm_chan_detach(struct tp_node *tp, struct xm_ep *e)
         o->peer_closed = 1;
     else if (!e->failed)
         xm_ctl(tp, e->peer, XW_CLOSE, 0, e->peer_port, e->qp, NULL, 0);
-    xm_q_drop(e);
-    e->q = e->mq; /* its messages (xm_msgq) */
+    xm_q_drop(tp, e); /* its packets or scalars */
+    e->q = e->mq;     /* its messages (xm_msgq) */
     e->mq = (struct xm_queue){0};
     e->cstate = XC_NONE; /* chandle stays: using it now gives MCAPI_ERR_CHAN_NOTOPEN */
     e->opening = 0;

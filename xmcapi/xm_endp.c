@@ -170,10 +170,12 @@ static bool on_get(struct tp_node *tp, unsigned from, const struct xw_header *h,
         refuse(tp, from, XW_GET, h->port, h->qp, MCAPI_TIMEOUT);
         return true;
     }
+    /* Every waiting slot taken: the asker is told to ask again (as for a
+     * node not up yet), so a get waits, it does not fail for our table. */
     unsigned i = 0;
-    while (i < XM_PENDING && tp->gets[i].used) i++;
-    if (i == XM_PENDING) { /* too many waiting: the asker sees a refusal */
-        refuse(tp, from, XW_GET, h->port, h->qp, MCAPI_ERR_MEM_LIMIT);
+    while (i < XM_GETS && tp->gets[i].used) i++;
+    if (i == XM_GETS) {
+        refuse(tp, from, XW_GET, h->port, h->qp, MCAPI_ERR_TRANSMISSION);
         return true;
     }
     tp->gets[i].used = 1;
@@ -345,7 +347,7 @@ mcapi_status_t xm_endp_get(struct tp_node *tp, struct tp_op *op)
 /* Answer the peers' gets of endpoint e, which waited for it. */
 static void answer_waiting(struct tp_node *tp, struct xm_ep *e)
 {
-    for (unsigned i = 0; i < XM_PENDING; i++) {
+    for (unsigned i = 0; i < XM_GETS; i++) {
         if (!tp->gets[i].used || tp->gets[i].port != e->port) continue;
         tp->gets[i].used = 0;
         answer_get(tp, e, tp->gets[i].peer, tp->gets[i].qp);
@@ -394,7 +396,7 @@ mcapi_status_t xm_endp_delete(struct tp_node *tp, mcapi_endpoint_t ep)
         st = MCAPI_ERR_CHAN_OPEN;
     } else if (e) {
         if (e->cstate != XC_NONE) xm_chan_detach(tp, e);
-        xm_q_drop_all(e);
+        xm_q_drop_all(tp, e);
         /* DELETED before RESUME: a send the STOP held back ends, not goes. */
         tell_deleted(tp, e);
         xm_q_taken(tp, e); /* the port's next endpoint is not full */

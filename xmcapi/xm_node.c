@@ -29,8 +29,9 @@ static void release(struct tp_node *tp)
         free(tp->peer[p].stopped);
         free(tp->peer[p].got);
         free(tp->peer[p].gone);
+        free(tp->peer[p].sent);
     }
-    for (unsigned i = 0; i < XM_EPS; i++) xm_q_drop_all(&tp->ep[i]);
+    for (unsigned i = 0; i < XM_EPS; i++) xm_q_drop_all(tp, &tp->ep[i]);
     for (size_t i = 0; i < tp->nheld; i++) free(tp->held[i]);
     free(tp->held);
     if (tp->pipe[1]) plat_stream_close(tp->pipe[1]);

@@ -51,6 +51,7 @@ mcapi_status_t xm_chan_attach(struct tp_node *tp, unsigned port, unsigned type, 
     e->peer = (uint16_t)peer;
     e->peer_port = (uint16_t)peer_port;
     e->qp = qp;
+    e->self_q = 0;
     e->peer_closed = e->held_back = e->failed = 0;
     e->depth = type == TP_PKT ? XM_PKT_DEPTH : XM_SCL_DEPTH;
     return MCAPI_SUCCESS;
@@ -59,10 +60,14 @@ mcapi_status_t xm_chan_attach(struct tp_node *tp, unsigned port, unsigned type, 
 void xm_peer_failed(struct tp_node *tp, unsigned p, bool out)
 {
     unsigned dir = out ? TP_SEND : TP_RECV;
+    if (out && tp->peer[p].sent) memset(tp->peer[p].sent, 0, MCAPI_MAX_PORT + 1);
     for (unsigned i = 0; i < XM_EPS; i++) {
         struct xm_ep *e = &tp->ep[i];
         if (!e->live) continue;
-        if (!out) e->stopped[p / 8] &= (uint8_t) ~(1u << (p % 8));
+        if (!out) { /* p's next life starts with all its credits */
+            e->stopped[p / 8] &= (uint8_t) ~(1u << (p % 8));
+            e->held[p] = e->owe[p] = 0;
+        }
         if (e->cstate != XC_NONE && e->peer == p && e->cdir == dir) e->peer_closed = e->failed = 1;
     }
     for (unsigned i = 0; out && i < XM_PENDING; i++) {
@@ -166,15 +171,30 @@ static bool on_data(struct tp_node *tp, unsigned from, const struct xw_header *h
     struct xm_item it = {.len = h->size, .from = (uint16_t)from};
     if (h->type == XW_MSG) {
         it.prio = h->priority;
-        /* qp: the generation of the endpoint it was sent to; a deleted or
-         * re-created one's is stale (its sender hears of it: XW_DELETED). */
-        if (!e || e->gen != h->qp) return true;
+        if (XM_QP_HAS_CREDIT(h->qp))
+            xm_credit_got(tp, from, XM_QP_CREDIT_PORT(h->qp), XM_QP_CREDIT_N(h->qp));
+        /* The generation of the endpoint it was sent to: a deleted or
+         * re-created one's is stale (its sender hears of it: XW_DELETED)
+         * and dropped, its credit given back. */
+        if (!e) {
+            xm_credit_port(tp, from, h->port, 1);
+            return true;
+        }
+        if (e->gen != XM_QP_GEN(h->qp)) {
+            if (from != tp->self && e->held[from] < UINT8_MAX) e->held[from]++;
+            xm_credit_owe(tp, e, from);
+            return true;
+        }
         if (!(it.buf = malloc(h->size ? h->size : 1))) return false;
         memcpy(it.buf, pl, h->size);
-        if (e->cstate != XC_NONE) { /* a channel end's: no flow control (xm_msgq) */
-            if (xm_q_push(&e->mq, &it)) return true;
-            free(it.buf);
-            return false;
+        if (e->cstate != XC_NONE) { /* a channel end's: credits, no STOP (xm_msgq) */
+            if (!xm_q_push(&e->mq, &it)) {
+                free(it.buf);
+                return false;
+            }
+            tp->msg_bufs++;
+            if (from != tp->self && e->held[from] < UINT8_MAX) e->held[from]++;
+            return true;
         }
     } else {
         if (!e) {
@@ -240,6 +260,10 @@ bool xm_dispatch(struct tp_node *tp, struct xm_conn *c, const struct xw_header *
     }
     case XW_ACK:
         return on_ack(tp, from, h);
+    case XW_CREDIT:
+        if (h->flags || h->size || h->port > MCAPI_MAX_PORT) goto bad;
+        xm_credit_got(tp, from, h->port, h->qp);
+        return true;
     default: /* a second HELLO */
         goto bad;
     }

@@ -69,6 +69,8 @@ static void abort_(struct tp_node *tp, struct tp_op *op)
         op->held = 0;
     } else if (op->kind == TP_GET && op->state == 2) {
         tp->retrying--;
+    } else if (op->kind == TP_MSG_SEND) {
+        xm_msg_forget(op);
     } else if (op->kind == TP_OPEN && op->state) {
         mcapi_status_t st;
         struct xm_ep *e = xm_own(tp, op->h, &st);
@@ -125,7 +127,9 @@ mcapi_status_t xmcapi_stats(struct xmcapi_stats *out)
                                  .resumes_sent = tp->resumes_sent,
                                  .stops_got = tp->stops_got,
                                  .bad_frames = tp->bad_frames,
-                                 .conn_fails = tp->conn_fails};
+                                 .conn_fails = tp->conn_fails,
+                                 .credit_waits = tp->credit_waits,
+                                 .credits_sent = tp->credits_sent};
     plat_mutex_unlock(&tp->mu);
     return MCAPI_SUCCESS;
 }

@@ -20,6 +20,8 @@ struct xmcapi_stats {
     uint64_t stops_got;    /* STOP ACKs it received: it was held back */
     uint64_t bad_frames;   /* frames refused (the connection was closed) */
     uint64_t conn_fails;   /* connections that failed or could not be made */
+    uint64_t credit_waits; /* sends held back: no credit left for their remote endpoint */
+    uint64_t credits_sent; /* XW_CREDIT frames sent (most credits ride on messages) */
 };
 
 /* The counters of the calling thread's node. MCAPI_SUCCESS, or

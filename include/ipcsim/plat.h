@@ -339,6 +339,10 @@ void *plat_mem_alloc(const char *memory, size_t size, size_t align, int *status)
  * Returns NULL with *status set on failure (PLAT_EINVAL: size differs from the
  * existing region's). created and status may be NULL. */
 void *plat_shared_map(const char *name, size_t size, bool *created, int *status);
+/* Whether plat_shared_map(name) reaches other processes, so that mutexes
+ * and events placed in it need PLAT_SHARED_PROCESS: natively a name starting
+ * with '/' and, in a job, every name; in the simulator never (one process). */
+bool plat_shared_crosses(const char *name);
 void plat_shared_unmap(void *p); /* the last unmap in the run frees it */
 /* A POSIX region (natively "/..." or a job's) outlives a process that dies
  * with it mapped, but not all of them: the last live process's unmap

@@ -14,6 +14,11 @@ void *drv_shm_map(const char *name, size_t size, bool *created, int *status)
     return plat_shared_map(name, size, created, status);
 }
 
+bool drv_shm_crosses(const char *name)
+{
+    return plat_shared_crosses(name);
+}
+
 void drv_shm_unmap(void *region)
 {
     plat_shared_unmap(region);

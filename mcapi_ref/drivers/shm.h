@@ -19,6 +19,9 @@
 /* The region called name (plat_shared_map): NULL on failure, with *status
  * plat_shared_map's (PLAT_EINVAL: it exists with another size). */
 void *drv_shm_map(const char *name, size_t size, bool *created, int *status);
+/* Whether the region of that name is shared with other processes (its
+ * locks and events must then be process-shared). */
+bool drv_shm_crosses(const char *name);
 void drv_shm_unmap(void *region);
 
 /* Locks and events inside the region; shared: between processes too.

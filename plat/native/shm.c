@@ -272,7 +272,7 @@ static int map_posix(const char *name, size_t size, struct region *r, bool *crea
 static int make(const char *name, size_t size, struct region **out, bool *created)
 {
     char obj[256];
-    bool posix = name[0] == '/' || nat_job();
+    bool posix = nat_shared_crosses(name);
     if (posix && nat_job_shm_name(name, obj, sizeof obj) != PLAT_OK) return PLAT_EINVAL;
     struct region *r = calloc(1, sizeof *r);
     int rc = PLAT_ENOMEM;
@@ -294,6 +294,11 @@ static int make(const char *name, size_t size, struct region **out, bool *create
         free(r);
     }
     return rc;
+}
+
+bool nat_shared_crosses(const char *name)
+{
+    return name && (name[0] == '/' || nat_job());
 }
 
 void *nat_shared_map(const char *name, size_t size, bool *created, int *status)

@@ -32,7 +32,14 @@
  *
  * crash_packets kills a receiver that holds packets it took (more queued to
  * it) and checks that they are all back in the pool once its node is
- * initialised again, before that node finalises.
+ * initialised again, before that node finalises. crash_packet_filled kills
+ * a sender blocked on a full channel queue with its packet filled (fails
+ * without the sender's mark on a packet it allocates: one place lost).
+ * crash_kill_packets kills KILLS victims that trade packets with node 0
+ * over a channel each way, at random points: node 0 goes on, gets each
+ * victim's packets once and in order, and in the end the whole pool is
+ * free (without the marks of packets filled and taken, 5 to 13 of its 16
+ * places were lost in every run).
  *
  * TSan runs it too: it sees each process alone, and the processes share
  * only the region (which it does not track across processes) and this
@@ -76,6 +83,8 @@ struct shared {
     uint64_t stop;             /* the last victim has finalised */
     uint64_t done[3];          /* node n finished its checks */
     uint64_t max_op_ns, sends, sends_refused, pings, pong_bufs, free_bufs;
+    uint64_t conn[KILLS + 1]; /* crash_kill_packets: node 0 connected victim k */
+    uint64_t pkts_in, pkts_out;
     struct fail fail[3]; /* node 0, victims, node 2 */
 };
 
@@ -571,13 +580,44 @@ static void test_next_run(const struct harness_env *env)
 #define PKTS 5 /* sent to the victim; it takes HELD of them and keeps them */
 #define HELD 3
 
+static unsigned pool_places = POOL; /* a test's (its nodes are forked after it is set) */
+
 static void init_pool_node(int who, mcapi_node_t node)
 {
-    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .shm_name = sh->name, .pkt_buffers = POOL};
+    mcapi_param_t p = {MCAPI_PARAM_INITIALIZER, .shm_name = sh->name, .pkt_buffers = pool_places};
     mcapi_info_t info;
     mcapi_status_t s = 0;
     mcapi_initialize(MT_DOMAIN, node, NULL, &p, &info, &s);
     C_EQ(who, s, MCAPI_SUCCESS);
+}
+
+/* Node 0: the whole packet pool is free: pool_places packets on a channel
+ * of its own (ports 3 and 4), refused at once otherwise. */
+static void pool_all_free(void)
+{
+    mcapi_status_t s = 0;
+    mcapi_request_t r;
+    size_t n;
+    char b[64] = "packet";
+    mcapi_endpoint_t a = make_ep(W_SURVIVOR, 3, MT_WAIT_MS), c = make_ep(W_SURVIVOR, 4, MT_WAIT_MS);
+    mcapi_endp_attr_memory_type_t m =
+        MCAPI_ENDP_ATTR_LOCAL_MEMORY | MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT;
+    mcapi_endpoint_set_attribute(a, MCAPI_ENDP_ATTR_MEMORY_TYPE, &m, sizeof m, &s);
+    mcapi_pktchan_send_hndl_t ah;
+    mcapi_pktchan_recv_hndl_t ch;
+    mcapi_pktchan_connect_i(a, c, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    mcapi_pktchan_send_open_i(&ah, a, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    mcapi_pktchan_recv_open_i(&ch, c, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    for (uint32_t i = 0; i < pool_places; i++) {
+        mcapi_pktchan_send(ah, b, sizeof b, &s);
+        C_EQ(W_SURVIVOR, s == MCAPI_SUCCESS ? pool_places : i,
+             pool_places); /* a place still lost */
+    }
 }
 
 /* Node 0: streams PKTS packets to node 1's endpoint; once node 1 has been
@@ -606,24 +646,7 @@ static void pkt_sender(void)
     }
     st(&sh->up[0], 1);
     while (!ld(&sh->stop)) usleep(100);
-    mcapi_endpoint_t a = make_ep(W_SURVIVOR, 3, MT_WAIT_MS), c = make_ep(W_SURVIVOR, 4, MT_WAIT_MS);
-    mcapi_endp_attr_memory_type_t m =
-        MCAPI_ENDP_ATTR_LOCAL_MEMORY | MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT;
-    mcapi_endpoint_set_attribute(a, MCAPI_ENDP_ATTR_MEMORY_TYPE, &m, sizeof m, &s);
-    mcapi_pktchan_send_hndl_t ah;
-    mcapi_pktchan_recv_hndl_t ch;
-    mcapi_pktchan_connect_i(a, c, &r, &s);
-    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
-    mcapi_pktchan_send_open_i(&ah, a, &r, &s);
-    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-    mcapi_pktchan_recv_open_i(&ch, c, &r, &s);
-    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
-    for (uint32_t i = 0; i < POOL; i++) {
-        mcapi_pktchan_send(ah, b, sizeof b, &s);
-        C_EQ(W_SURVIVOR, s == MCAPI_SUCCESS ? POOL : i, POOL); /* a place still lost */
-    }
+    pool_all_free();
     st(&sh->done[0], 1);
     mcapi_finalize(&s);
     C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
@@ -686,12 +709,310 @@ static void test_packets(const struct harness_env *env)
     ck_assert_msg(access(path, F_OK) != 0, "%s is left behind", path);
 }
 
+/* ---- A dead sender's packet, filled but not queued ------------------------- */
+
+#define QDEPTH MCAPI_MAX_QUEUE_ELEMENTS /* a channel's queue */
+#define POOL2 (QDEPTH + 4)
+
+/* Node 0: opens the receive end, and once node 1 has been taken over takes
+ * the QDEPTH queued packets, releases them, and finds the whole pool free. */
+static void fill_receiver(void)
+{
+    init_pool_node(W_SURVIVOR, 0);
+    mcapi_endpoint_t rx = make_ep(W_SURVIVOR, 2, MT_WAIT_MS);
+    mcapi_pktchan_recv_hndl_t h;
+    mcapi_request_t r;
+    mcapi_status_t s = 0;
+    size_t n;
+    st(&sh->up[0], 1);
+    mcapi_pktchan_recv_open_i(&h, rx, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    while (!ld(&sh->stop)) usleep(100);
+    for (int i = 0; i < QDEPTH; i++) {
+        void *p = NULL;
+        mcapi_pktchan_recv(h, &p, &n, &s);
+        C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+        mcapi_pktchan_release(p, &s);
+        C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    }
+    mcapi_endp_attr_num_send_buffers_t free_places = 0;
+    mcapi_endpoint_get_attribute(rx, MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS, &free_places,
+                                 sizeof free_places, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    C_EQ(W_SURVIVOR, free_places, POOL2); /* POOL2 - 1: the blocked send's place lost */
+    st(&sh->done[0], 1);
+    mcapi_finalize(&s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+}
+
+/* Node 1: fills the channel's queue, then blocks in one more send, which
+ * has already taken and filled its packet, and waits to be killed there. */
+static void fill_sender(void)
+{
+    init_pool_node(W_VICTIM, 1);
+    mcapi_endpoint_t tx = make_ep(W_VICTIM, 1, MT_WAIT_MS);
+    mcapi_endpoint_t rx = get_ep(W_VICTIM, 0, 2);
+    mcapi_request_t r;
+    mcapi_status_t s = 0;
+    size_t n;
+    mcapi_pktchan_connect_i(tx, rx, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+    mcapi_pktchan_send_hndl_t h;
+    mcapi_pktchan_send_open_i(&h, tx, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+    char b[64] = "packet";
+    for (int i = 0; i < QDEPTH; i++) {
+        mcapi_pktchan_send(h, b, sizeof b, &s);
+        C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+    }
+    st(&sh->ready[0], 1);
+    mcapi_pktchan_send(h, b, sizeof b, &s); /* the queue is full: waits here */
+    pause();
+}
+
+/* A sender killed inside a blocking send whose packet is filled but finds
+ * the queue full: when its node is initialised again, that packet goes back
+ * to the pool, and the packets it had queued are still delivered. */
+static void test_packet_filled(const struct harness_env *env)
+{
+    (void)env;
+    char path[96];
+    pool_places = POOL2;
+    setup("crash-fill", path, sizeof path);
+    pid_t s0 = kids[0] = spawn(fill_receiver, 0);
+    bool up = await(&sh->up[0], s0, MT_WAIT_MS);
+    pid_t v = spawn(fill_sender, 0);
+    up = up && await(&sh->ready[0], v, MT_WAIT_MS);
+    usleep(100000); /* into the send's wait */
+    kill(v, SIGKILL);
+    waitpid(v, NULL, 0);
+    check_fails();
+    CHECK(up, "the sender did not fill the queue");
+    int status = reap(spawn(pkt_next, 0), 20000);
+    int st0 = reap(s0, 20000);
+    kids[0] = 0;
+    check_fails();
+    ck_assert_msg(status == 0 && st0 == 0, "wait status %#x (next node 1), %#x (node 0)", status,
+                  st0);
+    ck_assert_msg(access(path, F_OK) != 0, "%s is left behind", path);
+}
+
+/* ---- Packet channels through random kills ------------------------------------ */
+
+#define KPOOL 16 /* places: the pool runs dry, so sends wait for it too */
+#define KHELD 2  /* packets a victim keeps */
+
+static int victim_k; /* the victim a forked process is */
+
+static size_t kpkt_size(uint32_t seq)
+{
+    return sizeof(struct note) + (seq * 37u) % 600u; /* runs of 1 to 5 granules */
+}
+
+/* One packet each way per round until both of node 0's ends see the
+ * victim's closed (its node taken over, or its finalise); node 0's packets
+ * of victim k arrive in order, once each. */
+static void kpkt_traffic(mcapi_pktchan_send_hndl_t tx, mcapi_pktchan_recv_hndl_t rx, int k)
+{
+    uint32_t want = 0;
+    bool tx_open = true, rx_open = true;
+    uint8_t b[700] = {0};
+    while (tx_open || rx_open) {
+        mcapi_status_t s = 0;
+        if (tx_open) {
+            op_begin();
+            mcapi_pktchan_send(tx, b, 64, &s);
+            op_end(W_SURVIVOR);
+            if (s == MCAPI_SUCCESS) sh->pkts_out++;
+            if (s == MCAPI_ERR_CHAN_NOTOPEN)
+                tx_open = false;
+            else if (s != MCAPI_SUCCESS)
+                C_EQ(W_SURVIVOR, s, MCAPI_TIMEOUT);
+        }
+        if (rx_open) {
+            void *p = NULL;
+            size_t n = 0;
+            op_begin();
+            mcapi_pktchan_recv(rx, &p, &n, &s);
+            op_end(W_SURVIVOR);
+            if (s == MCAPI_SUCCESS) {
+                struct note m;
+                memcpy(&m, p, sizeof m);
+                C_EQ(W_SURVIVOR, m.iter, k);
+                C_EQ(W_SURVIVOR, m.seq, want);
+                C_EQ(W_SURVIVOR, n, kpkt_size(want));
+                want++;
+                sh->pkts_in++;
+                mcapi_pktchan_release(p, &s);
+                C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+            } else if (s == MCAPI_ERR_CHAN_NOTOPEN) {
+                rx_open = false;
+            } else {
+                C_EQ(W_SURVIVOR, s, MCAPI_TIMEOUT);
+            }
+        }
+    }
+    mcapi_request_t r;
+    size_t n;
+    mcapi_status_t s = 0;
+    mcapi_pktchan_send_close_i(tx, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    mcapi_pktchan_recv_close_i(rx, &r, &s);
+    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+}
+
+/* Node 0: for each victim in turn, connects a channel each way between
+ * the victim's endpoints and its own and trades packets until the victim
+ * is gone; at the end the whole pool is free. */
+static void kpkt_survivor(void)
+{
+    init_pool_node(W_SURVIVOR, 0);
+    mcapi_endpoint_t tx = make_ep(W_SURVIVOR, 1, OP_MS), rx = make_ep(W_SURVIVOR, 2, OP_MS);
+    st(&sh->up[0], 1);
+    for (int k = 0; k <= KILLS; k++) {
+        for (unsigned t = 0; !ld(&sh->ready[k]); t++) {
+            C_EQ(W_SURVIVOR, t < MT_WAIT_MS * 10, 1);
+            usleep(100);
+        }
+        mcapi_endpoint_t vtx = get_ep(W_SURVIVOR, 1, 1), vrx = get_ep(W_SURVIVOR, 1, 2);
+        mcapi_request_t r;
+        size_t n;
+        mcapi_status_t s = 0;
+        mcapi_pktchan_connect_i(tx, vrx, &r, &s);
+        mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+        C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+        mcapi_pktchan_connect_i(vtx, rx, &r, &s);
+        mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+        C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+        mcapi_pktchan_send_hndl_t th;
+        mcapi_pktchan_recv_hndl_t rh;
+        mcapi_pktchan_send_open_i(&th, tx, &r, &s);
+        mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+        C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+        mcapi_pktchan_recv_open_i(&rh, rx, &r, &s);
+        mcapi_wait(&r, &n, MT_WAIT_MS, &s);
+        C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+        st(&sh->conn[k], 1);
+        kpkt_traffic(th, rh, k);
+        mcapi_endpoint_release(vtx, &s);
+        mcapi_endpoint_release(vrx, &s);
+    }
+    pool_all_free();
+    st(&sh->done[0], 1);
+    mcapi_status_t s = 0;
+    mcapi_finalize(&s);
+    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+}
+
+/* Victim k (node 1): opens its ends of node 0's channels, then sends
+ * numbered packets of changing sizes and receives, keeping the last KHELD
+ * it got, until it is killed (the last victim: FINAL_SENDS, then finalise). */
+static void kpkt_victim(void)
+{
+    int k = victim_k;
+    init_pool_node(W_VICTIM, 1);
+    mcapi_endpoint_t tx = make_ep(W_VICTIM, 1, OP_MS), rx = make_ep(W_VICTIM, 2, OP_MS);
+    mcapi_pktchan_send_hndl_t th;
+    mcapi_pktchan_recv_hndl_t rh;
+    mcapi_request_t r1, r2;
+    size_t n;
+    mcapi_status_t s = 0;
+    mcapi_pktchan_send_open_i(&th, tx, &r1, &s);
+    mcapi_pktchan_recv_open_i(&rh, rx, &r2, &s);
+    st(&sh->ready[k], 1);
+    mcapi_wait(&r1, &n, MT_WAIT_MS, &s);
+    C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+    mcapi_wait(&r2, &n, MT_WAIT_MS, &s);
+    C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+    void *held[KHELD] = {NULL};
+    uint8_t b[700] = {0};
+    for (uint32_t seq = 0, round = 0;; round++) {
+        struct note m = {(uint32_t)k, seq};
+        memcpy(b, &m, sizeof m);
+        mcapi_pktchan_send(th, b, kpkt_size(seq), &s);
+        if (s == MCAPI_SUCCESS) {
+            if (++seq == FINAL_SENDS && k == KILLS) break;
+        } else {
+            C_EQ(W_VICTIM, s, MCAPI_TIMEOUT);
+        }
+        void *p = NULL;
+        mcapi_pktchan_recv(rh, &p, &n, &s);
+        if (s != MCAPI_SUCCESS) {
+            C_EQ(W_VICTIM, s, MCAPI_TIMEOUT);
+            continue;
+        }
+        if (held[round % KHELD]) {
+            mcapi_pktchan_release(held[round % KHELD], &s);
+            C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+        }
+        held[round % KHELD] = p;
+    }
+    mcapi_finalize(&s); /* gives back what it holds */
+    C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+}
+
+static pid_t spawn_victim(int k)
+{
+    victim_k = k;
+    return spawn(kpkt_victim, k);
+}
+
+/* KILLS packet-trading victims killed at random points: node 0 goes on,
+ * every packet it gets comes once and in order, and no place of the pool
+ * is lost (their packets filled, queued, taken or held, and the pool's
+ * lock, repaired from the packets' lengths when a kill lands in it: in
+ * about one run of three, a few times). */
+static void test_kill_packets(const struct harness_env *env)
+{
+    (void)env;
+    char path[96];
+    pool_places = KPOOL;
+    setup("crash-kpkt", path, sizeof path);
+    uint64_t t0 = plat_now_ns();
+    pid_t s0 = kids[0] = spawn(kpkt_survivor, 0);
+    bool up = await(&sh->up[0], s0, MT_WAIT_MS);
+    check_fails();
+    CHECK(up, "node 0 did not start");
+    for (int k = 0; k < KILLS; k++) {
+        pid_t v = spawn_victim(k);
+        bool conn = await(&sh->conn[k], v, MT_WAIT_MS);
+        usleep(rnd() % 3000);
+        kill(v, SIGKILL);
+        int status = 0;
+        CHECK(waitpid(v, &status, 0) == v, "waitpid");
+        check_fails();
+        CHECK(conn, "victim %d was not connected", k);
+        CHECK(WIFSIGNALED(status), "victim %d ended with wait status %#x", k, status);
+    }
+    int status = reap(spawn_victim(KILLS), 20000);
+    check_fails();
+    CHECK(status == 0, "the last victim ended with wait status %#x", status);
+    int st0 = reap(s0, 30000);
+    kids[0] = 0;
+    check_fails();
+    ck_assert_msg(st0 == 0, "node 0's wait status %#x (max call %.0f ms)", st0,
+                  sh->max_op_ns / 1e6);
+    ck_assert_msg(access(path, F_OK) != 0, "%s is left behind", path);
+    fprintf(stderr,
+            "crash_kill_packets: %d kills, %llu packets from victims, %llu to them, longest "
+            "survivor call %.1f ms, pool %d/%d free, %.2f s\n",
+            KILLS, (unsigned long long)sh->pkts_in, (unsigned long long)sh->pkts_out,
+            sh->max_op_ns / 1e6, KPOOL, KPOOL, mt_ms_since(t0) / 1000);
+}
+
 void mt_crash(void)
 {
     static const struct harness_case cases[] = {
         {.name = "crash_kill_nodes", .test = test_kill_nodes, .backends = HARNESS_NATIVE},
         {.name = "crash_next_run", .test = test_next_run, .backends = HARNESS_NATIVE},
         {.name = "crash_packets", .test = test_packets, .backends = HARNESS_NATIVE},
+        {.name = "crash_packet_filled", .test = test_packet_filled, .backends = HARNESS_NATIVE},
+        {.name = "crash_kill_packets", .test = test_kill_packets, .backends = HARNESS_NATIVE},
     };
     harness_add_cases("mcapi", cases, HARNESS_COUNT(cases));
 }

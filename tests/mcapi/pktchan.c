@@ -561,6 +561,24 @@ static void case_release(void *arg)
     st = 0;
     ck_assert_int_eq(mcapi_pktchan_release_test(p, &st), MCAPI_FALSE);
 
+    /* A packet sent but not received yet is nobody's to release, even where
+     * it lies at the address the last one had (shared memory: first fit). */
+    mt_fill(b, sizeof b, 5);
+    st = 0;
+    mcapi_pktchan_send(sh, b, sizeof b, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    st = 0;
+    mcapi_pktchan_release(p, &st);
+    MT_EQ(st, MCAPI_ERR_BUF_INVALID);
+    void *q = NULL;
+    st = 0;
+    mcapi_pktchan_recv(rh, &q, &size, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    ck_assert_uint_eq(mt_bad(q, sizeof b, 5), sizeof b);
+    st = 0;
+    mcapi_pktchan_release(q, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+
     /* A released buffer can come back with the next packet. */
     for (int k = 0; k < 3; k++) {
         mt_fill(b, sizeof b, 10u + (unsigned)k);

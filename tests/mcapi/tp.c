@@ -112,29 +112,20 @@ static const struct mt_skip dma_skips[] = {
     {NULL, 0, NULL}};
 
 /* XMCAPI over TCP: nodes listed in a topology, messages in flight on a
- * socket, queues without limits. */
-#define XM_LIMITS "queues have no limit (a full queue is the socket's back-pressure)"
+ * socket, queues limited per sending node by its credits. */
 static const struct mt_skip xm_skips[] = {
     {"node_init", MT_BY_DESIGN, "number_of_nodes counts the topology's nodes"},
     {"node_count", MT_BY_DESIGN, "number_of_nodes counts the topology's nodes"},
     {"node_invalid", MT_BY_DESIGN, "only nodes of the topology exist (one domain listed)"},
     {"node_region_clash", MT_BY_DESIGN, "tests shared-memory regions"},
-    {"endp_deleted_pending", MT_NOT_YET, XM_LIMITS},
-    {"endp_finalize_pending", MT_NOT_YET, XM_LIMITS},
     {"attr_buffers", MT_BY_DESIGN, "NUM_RECV_BUFFERS is the transport's 1000"},
-    {"msg_full_queue", MT_NOT_YET, XM_LIMITS},
-    {"scl_full", MT_NOT_YET, XM_LIMITS},
-    {"lim_channels", MT_NOT_YET, XM_LIMITS},
-    {"lim_msg_buffers", MT_NOT_YET, XM_LIMITS},
+    {"lim_channels", MT_BY_DESIGN,
+     "MCAPI_MAX_CHANNELS counts the domain's channels: no node of a TCP domain sees every "
+     "connect (a node's channel ends are bounded by its 32 endpoints)"},
     {"lim_pkt_buffers", MT_BY_DESIGN, "tests the shared-memory packet pool"},
     {"lim_reclaim_pkt", MT_BY_DESIGN, "tests the shared-memory packet pool"},
-    {"port_recv_buffers", MT_NOT_YET, XM_LIMITS},
-    {"msg_order_pending", MT_NOT_YET, "a receive posted before the send does not stay pending"},
-    {"req_immediate", MT_NOT_YET,
-     "a send to a full queue from an endpoint with FAIL_ON_MEM_LIMIT waits instead of failing"},
     {"pkt_reuse_clean", MT_BY_DESIGN,
      "a received packet is a buffer of its own size: there is nothing past it to read"},
-    {"thr_all_nodes", MT_NOT_YET, "64 nodes in one process: a get fails with MEM_LIMIT (natively)"},
     {"proc_exchange", MT_BY_DESIGN, "tests a shared-memory region between processes"},
     {"virtual_bad_routes", MT_BY_DESIGN, "routes ask for the shared-memory transport"},
     {NULL, 0, NULL}};

@@ -101,6 +101,24 @@ START_TEST(wake_range_across_processes)
 }
 END_TEST
 
+/* MCAPI nodes as processes of a job, in the default region (a name
+ * without '/', which a job shares): its locks and events must work across
+ * the processes, so a receiver asleep in another process is woken at once,
+ * not by the transport's 20 ms recheck, nor never (private futexes: the
+ * receive timed out before mcapi_ref asked the platform whether its region
+ * crosses processes). */
+START_TEST(mcapi_across_processes)
+{
+    struct result r = MPIRUN("-n", "2", prog("mcapi_job"));
+    expect_clean(&r);
+    const char *head = "mcapi job: 9 round trips, median ";
+    unsigned median;
+    const char *p = strstr(r.out, head);
+    ck_assert_msg(p && sscanf(p + strlen(head), "%u us", &median) == 1, "output: %s", r.out);
+    ck_assert_msg(median < 10000, "median round trip %u us (the recheck is 20000 us)", median);
+}
+END_TEST
+
 /* Hostfile lines that are this host run the ranks here. */
 START_TEST(local_hostfile)
 {
@@ -128,5 +146,6 @@ void procs_job_cases(Suite *s)
     tcase_add_test(tc, bulk);
     tcase_add_test(tc, wake_across_processes);
     tcase_add_test(tc, wake_range_across_processes);
+    tcase_add_test(tc, mcapi_across_processes);
     tcase_add_test(tc, local_hostfile);
 }

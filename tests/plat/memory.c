@@ -249,6 +249,11 @@ static void case_shared_map(void *arg)
     ck_assert_ptr_ne(other, p);
     plat_shared_unmap(other);
 
+    /* Outside a job only a "/..." name reaches other processes, natively. */
+    ck_assert(!plat_shared_crosses("pt.map"));
+    ck_assert(plat_shared_crosses("/pt.map") ==
+              (((const struct harness_env *)arg)->backend == PLAT_NATIVE));
+
     harness_barrier();
     plat_shared_unmap(p);
     harness_barrier();

@@ -16,7 +16,7 @@ START_TEST(golden_bytes)
                           .dst_node = 0x090A,
                           .qp = 0x0B0C0D0E,
                           .size = 0x0F101112};
-    static const uint8_t want[XW_HEADER_SIZE] = {0x58, 0x4D, 0x01, 0x01, 0x00, 0x05, 0x01, 0x02,
+    static const uint8_t want[XW_HEADER_SIZE] = {0x58, 0x4D, 0x02, 0x01, 0x00, 0x05, 0x01, 0x02,
                                                  0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A,
                                                  0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x12};
     uint8_t out[XW_HEADER_SIZE];
@@ -53,6 +53,7 @@ START_TEST(round_trip_every_type)
         {.type = XW_HELLO, .flags = XW_F_ACK | XW_F_REFUSED, .size = 4},
         {.type = XW_GET, .port = 1023},
         {.type = XW_GET, .flags = XW_F_ACK | XW_F_REFUSED, .size = 4},
+        {.type = XW_CREDIT, .port = 1023, .qp = 64},
         {.type = XW_RELEASE, .size = 2},
         {.type = XW_RELEASE, .flags = XW_F_ACK},
         {.type = XW_RELEASE, .flags = XW_F_ACK | XW_F_REFUSED, .size = 4},

@@ -86,6 +86,7 @@ mcapi_status_t tp_chan_connect(struct tp_node *tp, struct tp_op *op)
         ch->side[TP_SEND] = ch->side[TP_RECV] = SIDE_CONN;
         ch->fail = tp_endp_fail(s) || tp_endp_fail(r);
         ch->waiters = 0;
+        ch->taking = 0;
         tp_q_init(&ch->q);
         drv_shm_unlock(&ch->lock);
         s->chan = r->chan = (int16_t)c;
@@ -170,6 +171,9 @@ void tp_chan_detach(struct tp_node *tp, struct db_endp *e)
             if (c->type == TP_PKT) tp_pkts_put(tp, (uint32_t)x.data);
         }
     }
+    /* Only a receiver that died between its pop and its hold leaves one. */
+    if (d == TP_RECV && c->taking) tp_pkts_put_taken(tp, c->taking - 1);
+    if (d == TP_RECV) c->taking = 0;
     if (gone) c->used = 0;
     uint64_t w = tp_take_waiters(&c->waiters);
     drv_shm_unlock(&c->lock);

@@ -82,7 +82,7 @@ struct db *tp_db_map(const char *name, mcapi_domain_t dom, const struct db_layou
         return NULL;
     }
     if (created) {
-        init(db, dom, l, name[0] == '/');
+        init(db, dom, l, drv_shm_crosses(name));
         return db;
     }
     if (drv_shm_await(&db->ready, DB_READY, DB_READY_TIMEOUT_NS) && db->version == DB_VERSION &&

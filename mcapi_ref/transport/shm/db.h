@@ -3,7 +3,8 @@
  * domain, shared by every node of the domain.
  *
  * The region is plat_shared_map(name): threads of a program map the same
- * heap block, processes the same POSIX shared memory object ("/..."), and
+ * heap block, processes the same POSIX shared memory object ("/...", or
+ * any name in a job), and
  * in simulation it lives in the platform's shared memory. Processes map it
  * at different addresses, so it holds no pointers: endpoints, channels and
  * buffers refer to each other by index. Everything in it is static: the
@@ -13,7 +14,8 @@
  * region (struct db_layout), so the region's size depends on them and a
  * node that gives other values cannot map it (MCAPI_ERR_PARAMETER).
  *
- * Locking (plat_mutex in the region, PLAT_SHARED_PROCESS for "/..."): one
+ * Locking (plat_mutex in the region, PLAT_SHARED_PROCESS when the region
+ * crosses processes, plat_shared_crosses): one
  * lock per endpoint (its message queue, identity, attributes, channel
  * link), per channel (its queue and the state of its two ends), per node
  * (its port map), per buffer pool, and the domain lock for what changes two
@@ -47,7 +49,7 @@
 #define DB_NPRIO (MCAPI_MAX_PRIORITY + 1)
 #define DB_DEVICE_LEN 32
 #define DB_READY 0x4d434150494442ull /* "MCAPIDB": the region is initialised */
-#define DB_VERSION 3u
+#define DB_VERSION 4u
 #define Q_NONE 0xffu
 
 enum db_node_state { NODE_FREE, NODE_REGULAR, NODE_VIRTUAL };
@@ -98,6 +100,11 @@ struct db_chan {
     uint8_t fail;    /* an end has MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT */
     uint64_t waiters;
     struct db_queue q; /* packets or scalars */
+    /* The packet (granule + 1) the receiver popped and is about to hold:
+     * set with the pop under the lock, cleared with the hold under the
+     * packet pool's; written by the receiver alone, so a dead receiver's
+     * is exact and a live one's only protects (tp_pkts_reclaim). */
+    uint32_t taking;
 };
 
 struct db_node {
@@ -126,7 +133,9 @@ struct db_run {
 /* Where the packet pool's parts lie, from the region's start: the free
  * runs (sorted by offset, neighbours merged; at most one more than the
  * packets held), per granule the length of the packet starting there (0:
- * none) and its holder (node + 1 once received), and the arena itself. */
+ * none) and its holder (node + 1 once received; DB_FILLED | node + 1 from
+ * the sender's allocation until then), and the arena itself. */
+#define DB_FILLED 0x80u /* holder: still its sender's (nodes are < 64) */
 struct db_layout {
     uint32_t max, granules; /* packets held at once, granules of the arena */
     uint64_t run_at, len_at, holder_at, arena_at, size;
@@ -219,12 +228,16 @@ mcapi_status_t tp_pkts_get(struct tp_node *tp, size_t len, uint32_t *held);
 /* Free the packet at granule g (pool lock held by the caller when locked). */
 uint64_t tp_pkts_free_locked(struct tp_node *tp, uint32_t g);
 void tp_pkts_put(struct tp_node *tp, uint32_t g);
+/* A dead receiver's c->taking: back to the pool unless its hold was done
+ * (then it is the receiver's, which its node's reclaim frees). */
+void tp_pkts_put_taken(struct tp_node *tp, uint32_t g);
 unsigned tp_pkts_free(struct tp_node *tp);
 /* The packet pool's lock was abandoned: its runs and count are what the
  * lengths say (a packet is allocated iff its first granule has a length). */
 void tp_pkts_repair(struct db *db);
-/* Free the packets node had received (holder) that no queue holds
- * (queued[g]: granule g starts a queued packet). Returns how many. */
+/* Free the packets node holds (received, or filled for a send) that no
+ * queue holds and no receiver is taking (queued[g]: granule g starts a
+ * queued or taken packet). Returns how many. */
 unsigned tp_pkts_reclaim(struct tp_node *tp, unsigned node, const bool *queued);
 
 /* endp.c: endpoint handles. */

@@ -74,7 +74,7 @@ mcapi_status_t tp_node_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_no
     char buf[32];
     mcapi_status_t mst = MCAPI_ERR_NODE_INITFAILED;
     const char *name = region_name(param, dom, buf, sizeof buf);
-    tp->shared = name[0] == '/';
+    tp->shared = drv_shm_crosses(name);
     if (!devices_ok(tp, param) || !(tp->db = tp_db_map(name, dom, &l, &mst))) {
         free(tp);
         return mst;

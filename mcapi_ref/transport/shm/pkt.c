@@ -5,8 +5,9 @@
  * (pool.c) and queues it on the channel; a receive hands out the run
  * itself, so the receiver reads the packet where it lies (one copy in all),
  * and the run stays out of the pool until mcapi_pktchan_release. `holder`
- * records who holds a received packet: a release of anything else is
- * refused, and a node that finalises gives back what it holds. Bytes past
+ * records who holds a received packet (and, flagged DB_FILLED, who filled
+ * one not received yet): a release of anything else is refused, and a node
+ * that finalises gives back what it holds. Bytes past
  * the packet are zero up to the next packet: a freed run is cleared (a
  * receiver reading past the received size sees no older packet; host work,
  * not charged in simulation).
@@ -64,14 +65,16 @@ mcapi_status_t tp_pkt_recv(struct tp_node *tp, struct tp_op *op)
         drv_shm_unlock(&c->lock);
         return st;
     }
-    /* A receiver that dies between this pop and taking the packet below
-     * leaves it to nobody: tp_pkts_reclaim cannot see it (docs/mcapi.md). */
+    /* Between the pop and the hold the packet is c->taking: a receiver that
+     * dies there leaves it to its node's reclaim, not to nobody. */
     tp_q_pop(&c->q, &x);
+    c->taking = (uint32_t)x.data + 1;
     uint64_t w = tp_take_waiters(&c->waiters);
     drv_shm_unlock(&c->lock);
     tp_wake(tp, w);
     tp_lock(tp->db, &db->pkt.lock);
     tp->holder[x.data] = (uint8_t)(tp->node + 1);
+    c->taking = 0;
     drv_shm_unlock(&db->pkt.lock);
     *op->out_buf = tp->arena + x.data * MCAPI_PKT_POOL_GRANULE;
     plat_work_cycles(tp->xfer_cycles);
@@ -90,7 +93,7 @@ mcapi_status_t tp_pkt_release(struct tp_node *tp, const void *buf, bool test)
     mcapi_status_t st = MCAPI_SUCCESS;
     uint64_t w = 0;
     tp_lock(tp->db, &db->pkt.lock);
-    if (!tp->holder[g]) { /* not a packet's start, or not received */
+    if (!tp->holder[g] || (tp->holder[g] & DB_FILLED)) { /* not a packet's start, or not received */
         st = MCAPI_ERR_BUF_INVALID;
     } else if (!test) {
         w = tp_pkts_free_locked(tp, g);

@@ -14,8 +14,8 @@
  * small packet takes little memory and the lowest runs, freed last or not,
  * are reused first. The lengths (len[g] of a packet starting at granule g)
  * are the arena's truth: the runs and count are rebuilt from them
- * (tp_pkts_repair), and a dead node's received packets go back
- * (tp_pkts_reclaim).
+ * (tp_pkts_repair), and a dead node's packets -- received, or filled for
+ * a send and not queued (holder) -- go back (tp_pkts_reclaim).
  * A sender that finds either pool empty either fails (FAIL_ON_MEM_LIMIT)
  * or waits for a free, exactly as for a full queue. The bookkeeping is
  * host work (in simulation the pool's lock and the copies are what is
@@ -124,6 +124,7 @@ mcapi_status_t tp_pkts_get(struct tp_node *tp, size_t len, uint32_t *held)
             p->runs--;
         }
         tp->len[g] = need;
+        tp->holder[g] = (uint8_t)(DB_FILLED | (tp->node + 1)); /* a dead sender's goes back */
         p->live++;
         *held = g + 1;
         st = MCAPI_SUCCESS;
@@ -174,6 +175,14 @@ void tp_pkts_put(struct tp_node *tp, uint32_t g)
     tp_wake(tp, w);
 }
 
+void tp_pkts_put_taken(struct tp_node *tp, uint32_t g)
+{
+    tp_lock(tp->db, &tp->db->pkt.lock);
+    uint64_t w = tp->len[g] && (tp->holder[g] & DB_FILLED) ? tp_pkts_free_locked(tp, g) : 0;
+    drv_shm_unlock(&tp->db->pkt.lock);
+    tp_wake(tp, w);
+}
+
 unsigned tp_pkts_free(struct tp_node *tp)
 {
     struct db_pkts *p = &tp->db->pkt;
@@ -210,7 +219,7 @@ unsigned tp_pkts_reclaim(struct tp_node *tp, unsigned node, const bool *queued)
     tp_lock(tp->db, &p->lock);
     for (uint32_t g = 0; g < p->at.granules;) {
         uint32_t n = tp->len[g];
-        if (n && tp->holder[g] == node + 1 && !queued[g]) {
+        if (n && (tp->holder[g] & ~DB_FILLED) == node + 1 && !queued[g]) {
             w |= tp_pkts_free_locked(tp, g);
             k++;
         }

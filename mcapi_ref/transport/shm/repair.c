@@ -95,7 +95,10 @@ void tp_node_reclaim(struct tp_node *tp)
     for (unsigned c = 0; c < MCAPI_MAX_CHANNELS; c++) {
         struct db_chan *ch = &db->chan[c];
         tp_lock(db, &ch->lock);
-        if (pkt && ch->used && ch->type == TP_PKT) tp_q_mark(&ch->q, pkt, db->pkt.at.granules);
+        if (pkt && ch->used && ch->type == TP_PKT) {
+            tp_q_mark(&ch->q, pkt, db->pkt.at.granules);
+            if (ch->taking) pkt[ch->taking - 1] = true; /* a live receiver's, about to hold it */
+        }
         drv_shm_unlock(&ch->lock);
     }
     tp_pool_reclaim(tp, &db->msg, MCAPI_MAX_MSG_BUFFERS, tp->node, msg);
