@@ -462,8 +462,11 @@ mcapi_status_t xm_attr_get(struct tp_node *tp, mcapi_endpoint_t ep, mcapi_uint_t
                                : (mcapi_node_t)MCAPI_NODE_INVALID},
             .buffer_type = MCAPI_ENDP_ATTR_FIFO_BUFFER,
             .nprio = MCAPI_MAX_PRIORITY + 1, /* a message queue is kept in priority order */
-            /* frames the output buffer takes before sends wait */
-            .send_bufs = (mcapi_int_t)(XM_OUT_MAX / (XW_HEADER_SIZE + MCAPI_MAX_MSG_SIZE)),
+            /* a message endpoint's: the node's message buffers left (a
+             * send to our own endpoints takes one); a channel end's: the
+             * frames the output buffer takes before sends wait */
+            .send_bufs = !chan ? (mcapi_int_t)(MCAPI_MAX_MSG_BUFFERS - tp->msg_bufs)
+                               : (mcapi_int_t)(XM_OUT_MAX / (XW_HEADER_SIZE + MCAPI_MAX_MSG_SIZE)),
             .recv_bufs = e->q.n < e->depth ? (mcapi_int_t)(e->depth - e->q.n) : 0,
             .status = tp_attr_status(e->opening, e->cstate == XC_OPEN, chan, e->ctype, e->cdir),
         };

@@ -118,7 +118,6 @@ static const struct mt_skip xm_skips[] = {
     {"node_count", MT_BY_DESIGN, "number_of_nodes counts the topology's nodes"},
     {"node_invalid", MT_BY_DESIGN, "only nodes of the topology exist (one domain listed)"},
     {"node_region_clash", MT_BY_DESIGN, "tests shared-memory regions"},
-    {"attr_buffers", MT_BY_DESIGN, "NUM_RECV_BUFFERS is the transport's 1000"},
     {"lim_channels", MT_BY_DESIGN,
      "MCAPI_MAX_CHANNELS counts the domain's channels: no node of a TCP domain sees every "
      "connect (a node's channel ends are bounded by its 32 endpoints)"},
