@@ -135,6 +135,15 @@ static mcapi_endpoint_t make_ep(int who, mcapi_port_t port, mcapi_timeout_t ms)
     return ep;
 }
 
+/* Wait for request r of process kind who: it must succeed. */
+static void done_ok(int who, mcapi_request_t *r)
+{
+    size_t n;
+    mcapi_status_t s = 0;
+    mcapi_wait(r, &n, MT_WAIT_MS, &s);
+    C_EQ(who, s, MCAPI_SUCCESS);
+}
+
 static mcapi_endpoint_t get_ep(int who, mcapi_node_t node, mcapi_port_t port)
 {
     mcapi_status_t s = 0;
@@ -606,13 +615,11 @@ static void pool_all_free(void)
     mcapi_pktchan_send_hndl_t ah;
     mcapi_pktchan_recv_hndl_t ch;
     mcapi_pktchan_connect_i(a, c, &r, &s);
-    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    done_ok(W_SURVIVOR, &r);
     mcapi_pktchan_send_open_i(&ah, a, &r, &s);
     mcapi_wait(&r, &n, MT_WAIT_MS, &s);
     mcapi_pktchan_recv_open_i(&ch, c, &r, &s);
-    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    done_ok(W_SURVIVOR, &r);
     for (uint32_t i = 0; i < pool_places; i++) {
         mcapi_pktchan_send(ah, b, sizeof b, &s);
         C_EQ(W_SURVIVOR, s == MCAPI_SUCCESS ? pool_places : i,
@@ -631,14 +638,11 @@ static void pkt_sender(void)
     mcapi_endpoint_t rx = mcapi_endpoint_get(MT_DOMAIN, 1, 2, MT_WAIT_MS, &s);
     C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
     mcapi_request_t r;
-    size_t n;
     mcapi_pktchan_connect_i(tx, rx, &r, &s);
-    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    done_ok(W_SURVIVOR, &r);
     mcapi_pktchan_send_hndl_t sh_;
     mcapi_pktchan_send_open_i(&sh_, tx, &r, &s);
-    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    done_ok(W_SURVIVOR, &r);
     char b[64] = "packet";
     for (int i = 0; i < PKTS; i++) {
         mcapi_pktchan_send(sh_, b, sizeof b, &s);
@@ -662,8 +666,7 @@ static void pkt_receiver(void)
     mcapi_status_t s = 0;
     size_t n;
     mcapi_pktchan_recv_open_i(&h, rx, &r, &s);
-    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-    C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+    done_ok(W_VICTIM, &r);
     for (int i = 0; i < HELD; i++) {
         void *p = NULL;
         mcapi_pktchan_recv(h, &p, &n, &s);
@@ -726,8 +729,7 @@ static void fill_receiver(void)
     size_t n;
     st(&sh->up[0], 1);
     mcapi_pktchan_recv_open_i(&h, rx, &r, &s);
-    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    done_ok(W_SURVIVOR, &r);
     while (!ld(&sh->stop)) usleep(100);
     for (int i = 0; i < QDEPTH; i++) {
         void *p = NULL;
@@ -755,14 +757,11 @@ static void fill_sender(void)
     mcapi_endpoint_t rx = get_ep(W_VICTIM, 0, 2);
     mcapi_request_t r;
     mcapi_status_t s = 0;
-    size_t n;
     mcapi_pktchan_connect_i(tx, rx, &r, &s);
-    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-    C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+    done_ok(W_VICTIM, &r);
     mcapi_pktchan_send_hndl_t h;
     mcapi_pktchan_send_open_i(&h, tx, &r, &s);
-    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-    C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+    done_ok(W_VICTIM, &r);
     char b[64] = "packet";
     for (int i = 0; i < QDEPTH; i++) {
         mcapi_pktchan_send(h, b, sizeof b, &s);
@@ -856,14 +855,11 @@ static void kpkt_traffic(mcapi_pktchan_send_hndl_t tx, mcapi_pktchan_recv_hndl_t
         }
     }
     mcapi_request_t r;
-    size_t n;
     mcapi_status_t s = 0;
     mcapi_pktchan_send_close_i(tx, &r, &s);
-    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    done_ok(W_SURVIVOR, &r);
     mcapi_pktchan_recv_close_i(rx, &r, &s);
-    mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-    C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+    done_ok(W_SURVIVOR, &r);
 }
 
 /* Node 0: for each victim in turn, connects a channel each way between
@@ -881,22 +877,17 @@ static void kpkt_survivor(void)
         }
         mcapi_endpoint_t vtx = get_ep(W_SURVIVOR, 1, 1), vrx = get_ep(W_SURVIVOR, 1, 2);
         mcapi_request_t r;
-        size_t n;
         mcapi_status_t s = 0;
         mcapi_pktchan_connect_i(tx, vrx, &r, &s);
-        mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-        C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+        done_ok(W_SURVIVOR, &r);
         mcapi_pktchan_connect_i(vtx, rx, &r, &s);
-        mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-        C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+        done_ok(W_SURVIVOR, &r);
         mcapi_pktchan_send_hndl_t th;
         mcapi_pktchan_recv_hndl_t rh;
         mcapi_pktchan_send_open_i(&th, tx, &r, &s);
-        mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-        C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+        done_ok(W_SURVIVOR, &r);
         mcapi_pktchan_recv_open_i(&rh, rx, &r, &s);
-        mcapi_wait(&r, &n, MT_WAIT_MS, &s);
-        C_EQ(W_SURVIVOR, s, MCAPI_SUCCESS);
+        done_ok(W_SURVIVOR, &r);
         st(&sh->conn[k], 1);
         kpkt_traffic(th, rh, k);
         mcapi_endpoint_release(vtx, &s);
@@ -925,10 +916,8 @@ static void kpkt_victim(void)
     mcapi_pktchan_send_open_i(&th, tx, &r1, &s);
     mcapi_pktchan_recv_open_i(&rh, rx, &r2, &s);
     st(&sh->ready[k], 1);
-    mcapi_wait(&r1, &n, MT_WAIT_MS, &s);
-    C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
-    mcapi_wait(&r2, &n, MT_WAIT_MS, &s);
-    C_EQ(W_VICTIM, s, MCAPI_SUCCESS);
+    done_ok(W_VICTIM, &r1);
+    done_ok(W_VICTIM, &r2);
     void *held[KHELD] = {NULL};
     uint8_t b[700] = {0};
     for (uint32_t seq = 0, round = 0;; round++) {
