@@ -209,6 +209,7 @@ void tp_q_push(struct db_queue *q, uint64_t data, uint32_t size, unsigned prio);
 const struct db_entry *tp_q_peek(const struct db_queue *q);
 void tp_q_repair(struct db_queue *q);
 void tp_q_mark(const struct db_queue *q, bool *mark, unsigned n);
+bool tp_q_holds(const struct db_queue *q, uint64_t data); /* an entry of data is queued */
 void tp_q_pop(struct db_queue *q, struct db_entry *out);
 
 /* pool.c: message and packet buffers. */

@@ -122,11 +122,13 @@ mcapi_status_t tp_node_attach(struct tp_node **out, mcapi_domain_t dom, mcapi_no
 void tp_node_detach(struct tp_node *tp)
 {
     struct db *db = tp->db;
+    /* Packets first: a peer that sees this node's channel ends closed finds
+     * the packets it held back in the pool. */
+    tp_pkt_release_all(tp);
     for (unsigned i = 0; i < MCAPI_MAX_ENDPOINTS; i++) {
         int slot = (int)(tp->node * MCAPI_MAX_ENDPOINTS + i);
         if (db->endp[slot].ident) tp_endp_remove(tp, slot);
     }
-    tp_pkt_release_all(tp);
     struct db_node *n = &db->node[tp->node];
     tp_lock(tp->db, &db->lock);
     tp_lock(tp->db, &n->lock);

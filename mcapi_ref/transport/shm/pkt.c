@@ -14,6 +14,8 @@
  */
 #include "db.h"
 
+#include <stdatomic.h>
+
 mcapi_status_t tp_pkt_send(struct tp_node *tp, struct tp_op *op)
 {
     struct db_chan *c = NULL;
@@ -65,10 +67,12 @@ mcapi_status_t tp_pkt_recv(struct tp_node *tp, struct tp_op *op)
         drv_shm_unlock(&c->lock);
         return st;
     }
-    /* Between the pop and the hold the packet is c->taking: a receiver that
-     * dies there leaves it to its node's reclaim, not to nobody. */
+    /* From before the pop to the hold the packet is c->taking: a receiver
+     * that dies there leaves it to its node's reclaim, not to nobody (one
+     * cut before its pop is still queued: the lock's repair forgets it). */
+    c->taking = (uint32_t)tp_q_peek(&c->q)->data + 1;
+    atomic_signal_fence(memory_order_seq_cst);
     tp_q_pop(&c->q, &x);
-    c->taking = (uint32_t)x.data + 1;
     uint64_t w = tp_take_waiters(&c->waiters);
     drv_shm_unlock(&c->lock);
     tp_wake(tp, w);

@@ -59,7 +59,9 @@ static void repair(struct db *db, plat_mutex *m)
     } else if (IN(m, &db->endp)) {
         tp_q_repair(&db->endp[(a - (uintptr_t)db->endp) / sizeof db->endp[0]].q);
     } else if (IN(m, &db->chan)) {
-        tp_q_repair(&db->chan[(a - (uintptr_t)db->chan) / sizeof db->chan[0]].q);
+        struct db_chan *c = &db->chan[(a - (uintptr_t)db->chan) / sizeof db->chan[0]];
+        tp_q_repair(&c->q);
+        if (c->taking && tp_q_holds(&c->q, c->taking - 1)) c->taking = 0; /* cut before its pop */
     } else if (m == &db->msg.lock) {
         tp_pool_repair(&db->msg, MCAPI_MAX_MSG_BUFFERS);
     } else if (m == &db->pkt.lock) {
