@@ -83,7 +83,6 @@ static const struct mt_skip dma_skips[] = {
     {"msg_order_pending", MT_BY_DESIGN, DMA_FLIGHT},
     {"to_msg_recv", MT_BY_DESIGN, DMA_FLIGHT},
     {"req_immediate", MT_BY_DESIGN, DMA_FLIGHT},
-    {"req_cancel", MT_NOT_YET, "cancelling a pending receive times out"},
     {"to_infinite", MT_NOT_YET, "an infinite receive woken by a late send returns late (sim)"},
     {"pkt_basic", MT_NOT_YET, "a second connect of the same ends is not refused (CHAN_CONNECTED)"},
     {"churn_endpoints", MT_NOT_YET,

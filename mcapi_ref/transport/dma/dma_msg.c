@@ -227,7 +227,13 @@ mcapi_status_t dt_msg_recv(struct tp_node *tp, struct tp_op *op)
 void dt_msg_recv_abort(struct tp_node *tp, struct tp_op *op)
 {
     struct dt_endp *e = dt_own(tp, op->h);
-    if (e && e->user == op) dt_unpost(tp, (unsigned)(e - tp->ep));
+    if (e && e->user == op) {
+        unsigned port = (unsigned)(e - tp->ep);
+        dt_unpost(tp, port);
+        /* Arm the bare channel again: a sender's transfer waits for a post. */
+        tp->refill |= 1ull << port;
+        dt_refill(tp);
+    }
     if (e && (op->state & ST_FILLED)) {
         /* A message landed in the caller's buffer as the receive was
          * withdrawn: it is the oldest one, keep it for the next receive. */
