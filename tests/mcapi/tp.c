@@ -42,6 +42,8 @@ static const struct mt_skip shm_skips[] = {{NULL, 0, NULL}};
  * (7 ports per node on the ideal platform), credits instead of queues. */
 #define DMA_PORTS "needs ports above the 7 a node of the DMA mapping has (one receive channel each)"
 #define DMA_MAP "needs nodes outside the static mapping (node i on core i)"
+#define DMA_HELLO                                                                                  \
+    "a send waits for the receive end's open (its HELLO brings the buffers and credits)"
 #define DMA_FLIGHT                                                                                 \
     "a sent message is still in the DMA engine when the sender returns: an immediate receive "     \
     "sees only what has landed"
@@ -84,12 +86,13 @@ static const struct mt_skip dma_skips[] = {
     {"to_msg_recv", MT_BY_DESIGN, DMA_FLIGHT},
     {"req_immediate", MT_BY_DESIGN, DMA_FLIGHT},
     {"to_infinite", MT_NOT_YET, "an infinite receive woken by a late send returns late (sim)"},
-    {"pkt_basic", MT_NOT_YET, "a second connect of the same ends is not refused (CHAN_CONNECTED)"},
+    {"pkt_basic", MT_BY_DESIGN, DMA_HELLO},
     {"churn_endpoints", MT_NOT_YET,
      "natively, now and then a re-created endpoint receives a message for the one before"},
-    {"pkt_send_before_open", MT_BY_DESIGN,
-     "a send waits for the receive end's open (its HELLO brings the buffers and credits)"},
-    {"pkt_errors", MT_NOT_YET, "one of the error paths times out"},
+    {"pkt_send_before_open", MT_BY_DESIGN, DMA_HELLO},
+    {"pkt_errors", MT_BY_DESIGN,
+     "a connected endpoint's one receive channel holds its channel's buffers: a message to it "
+     "lands as a packet (and the case needs port 7)"},
     {"pkt_close", MT_BY_DESIGN, "a sender has 4 credits: the 5th packet waits for a release"},
     {"lim_pkt_buffers", MT_BY_DESIGN, "tests the shared-memory packet pool"},
     {"lim_reclaim_pkt", MT_BY_DESIGN, "tests the shared-memory packet pool"},
