@@ -37,7 +37,7 @@ void dt_buf_put(struct tp_node *tp, unsigned b)
     tp->free_bufs[tp->nfree++] = (uint8_t)b;
     /* Channels left bare for want of a buffer get one at the next dt_refill. */
     for (unsigned p = 0; p < tp->nports; p++)
-        if (tp->ep[p].live && tp->ep[p].post == DP_NONE && tp->ep[p].c.set < 0)
+        if ((tp->ep[p].live || tp->ep[p].drain) && tp->ep[p].post == DP_NONE && tp->ep[p].c.set < 0)
             tp->refill |= 1ull << p;
 }
 
