@@ -44,6 +44,9 @@ static const struct mt_skip shm_skips[] = {{NULL, 0, NULL}};
 #define DMA_MAP "needs nodes outside the static mapping (node i on core i)"
 #define DMA_HELLO                                                                                  \
     "a send waits for the receive end's open (its HELLO brings the buffers and credits)"
+#define DMA_GETS                                                                                   \
+    "a get is computed from the mapping and sends nothing (FUNCAPI): the owner counts and limits " \
+    "only its own gets"
 #define DMA_FULL                                                                                   \
     "fills a port while its node makes no call (the 2nd send waits in the engine, as "             \
     "msg_full_queue), and a sender is not told of a remote delete"
@@ -71,14 +74,14 @@ static const struct mt_skip dma_skips[] = {
      "an endpoint handle is an address: a get succeeds before the node exists"},
     {"endp_get_bad", MT_BY_DESIGN,
      "an endpoint handle is an address: a get succeeds before the endpoint exists"},
-    {"endp_get_limit", MT_NOT_YET, "no limit on gets of one endpoint"},
+    {"endp_get_limit", MT_BY_DESIGN, DMA_GETS},
     {"endp_delete", MT_BY_DESIGN,
      "an endpoint handle is an address: a send to a deleted endpoint completes (its port drops "
      "it), and a re-created one has the same handle"},
     {"endp_deleted_pending", MT_BY_DESIGN, DMA_FULL},
     {"endp_finalize_pending", MT_BY_DESIGN, DMA_FULL},
     {"attr_get", MT_BY_DESIGN, "MAX_PAYLOAD_SIZE is the transport's 4096"},
-    {"attr_set", MT_NOT_YET, "GET_COUNT is not counted"},
+    {"attr_set", MT_BY_DESIGN, DMA_GETS},
     {"attr_buffers", MT_BY_DESIGN, "buffers are the 4 credits of a channel, not the domain's pool"},
     {"port_recv_buffers", MT_BY_DESIGN,
      "NUM_RECV_BUFFERS counts the node's free internal message buffers, not a queue's 64"},
@@ -90,7 +93,6 @@ static const struct mt_skip dma_skips[] = {
     {"msg_order_pending", MT_BY_DESIGN, DMA_FLIGHT},
     {"to_msg_recv", MT_BY_DESIGN, DMA_FLIGHT},
     {"req_immediate", MT_BY_DESIGN, DMA_FLIGHT},
-    {"to_infinite", MT_NOT_YET, "an infinite receive woken by a late send returns late (sim)"},
     {"pkt_basic", MT_BY_DESIGN, DMA_HELLO},
     {"churn_endpoints", MT_BY_DESIGN,
      "an endpoint handle is an address: a send with a deleted endpoint's handle reaches the "
@@ -125,7 +127,7 @@ static const struct mt_skip xm_skips[] = {
     {"node_invalid", MT_BY_DESIGN, "only nodes of the topology exist (one domain listed)"},
     {"node_region_clash", MT_BY_DESIGN, "tests shared-memory regions"},
     {"endp_get", MT_NOT_YET, "a remote get with timeout 0 returns before the answer"},
-    {"endp_get_limit", MT_NOT_YET, "no limit on gets of one endpoint"},
+    {"endp_get_limit", MT_BY_DESIGN, DMA_GETS},
     {"endp_delete", MT_NOT_YET, "a deleted remote endpoint's handle stays valid"},
     {"endp_release", MT_NOT_YET, "a deleted remote endpoint's handle stays valid"},
     {"endp_deleted_pending", MT_NOT_YET, "a get pending on a deleted endpoint is not ended"},
