@@ -269,9 +269,9 @@ void top_req_report(struct top_node *n, struct req *r, size_t *size, mcapi_statu
     release(n, r);
 }
 
-mcapi_status_t top_req_cancel(struct top_node *n, struct req *r)
+/* Withdraw pending r, what it holds given back. */
+static void withdraw(struct top_node *n, struct req *r)
 {
-    if (r->state != REQ_PENDING) return MCAPI_ERR_REQUEST_INVALID; /* done already */
     int16_t prev = -1, i = n->head;
     while (&n->req[i] != r) {
         prev = i;
@@ -280,10 +280,23 @@ mcapi_status_t top_req_cancel(struct top_node *n, struct req *r)
     unlink_pending(n, prev, i);
     n->t->abort(n->tp, &r->op);
     r->state = REQ_CANCELLED;
+}
+
+mcapi_status_t top_req_cancel(struct top_node *n, struct req *r)
+{
+    /* A transfer the engine has started cannot be withdrawn and reads the
+     * caller's buffer until it ends: the request completes normally, and
+     * is then finished like one cancelled too late. */
+    if (r->state == REQ_PENDING && r->op.started)
+        (void)top_req_await(n, &r, 1, MCAPI_TIMEOUT_INFINITE);
+    if (r->state != REQ_PENDING) return MCAPI_ERR_REQUEST_INVALID; /* done already */
+    withdraw(n, r);
     return MCAPI_SUCCESS;
 }
 
 void top_req_abort_all(struct top_node *n)
 {
-    while (n->head >= 0) (void)top_req_cancel(n, &n->req[n->head]);
+    /* Finalise waits for nobody: a started transfer keeps running in the
+     * engine (its record stays with the transport). */
+    while (n->head >= 0) withdraw(n, &n->req[n->head]);
 }

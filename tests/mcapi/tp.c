@@ -42,6 +42,14 @@ static const struct mt_skip shm_skips[] = {{NULL, 0, NULL}};
  * (7 ports per node on the ideal platform), credits instead of queues. */
 #define DMA_PORTS "needs ports above the 7 a node of the DMA mapping has (one receive channel each)"
 #define DMA_MAP "needs nodes outside the static mapping (node i on core i)"
+#define DMA_HELLO                                                                                  \
+    "a send waits for the receive end's open (its HELLO brings the buffers and credits)"
+#define DMA_GETS                                                                                   \
+    "a get is computed from the mapping and sends nothing (FUNCAPI): the owner counts and limits " \
+    "only its own gets"
+#define DMA_FULL                                                                                   \
+    "fills a port while its node makes no call (the 2nd send waits in the engine, as "             \
+    "msg_full_queue), and a sender is not told of a remote delete"
 #define DMA_FLIGHT                                                                                 \
     "a sent message is still in the DMA engine when the sender returns: an immediate receive "     \
     "sees only what has landed"
@@ -66,12 +74,14 @@ static const struct mt_skip dma_skips[] = {
      "an endpoint handle is an address: a get succeeds before the node exists"},
     {"endp_get_bad", MT_BY_DESIGN,
      "an endpoint handle is an address: a get succeeds before the endpoint exists"},
-    {"endp_get_limit", MT_NOT_YET, "no limit on gets of one endpoint"},
-    {"endp_delete", MT_NOT_YET, "a send to a deleted remote endpoint waits instead of failing"},
-    {"endp_deleted_pending", MT_NOT_YET, "a receive pending on a deleted endpoint is not ended"},
-    {"endp_finalize_pending", MT_NOT_YET, "a receive pending at finalize is not ended"},
+    {"endp_get_limit", MT_BY_DESIGN, DMA_GETS},
+    {"endp_delete", MT_BY_DESIGN,
+     "an endpoint handle is an address: a send to a deleted endpoint completes (its port drops "
+     "it), and a re-created one has the same handle"},
+    {"endp_deleted_pending", MT_BY_DESIGN, DMA_FULL},
+    {"endp_finalize_pending", MT_BY_DESIGN, DMA_FULL},
     {"attr_get", MT_BY_DESIGN, "MAX_PAYLOAD_SIZE is the transport's 4096"},
-    {"attr_set", MT_NOT_YET, "GET_COUNT is not counted"},
+    {"attr_set", MT_BY_DESIGN, DMA_GETS},
     {"attr_payload_remote", MT_NOT_YET, "the attributes of ends on two nodes are not compared"},
     {"attr_buffers", MT_BY_DESIGN, "buffers are the 4 credits of a channel, not the domain's pool"},
     {"port_recv_buffers", MT_BY_DESIGN,
@@ -84,14 +94,14 @@ static const struct mt_skip dma_skips[] = {
     {"msg_order_pending", MT_BY_DESIGN, DMA_FLIGHT},
     {"to_msg_recv", MT_BY_DESIGN, DMA_FLIGHT},
     {"req_immediate", MT_BY_DESIGN, DMA_FLIGHT},
-    {"req_cancel", MT_NOT_YET, "cancelling a pending receive times out"},
-    {"to_infinite", MT_NOT_YET, "an infinite receive woken by a late send returns late (sim)"},
-    {"pkt_basic", MT_NOT_YET, "a second connect of the same ends is not refused (CHAN_CONNECTED)"},
-    {"churn_endpoints", MT_NOT_YET,
-     "natively, now and then a re-created endpoint receives a message for the one before"},
-    {"pkt_send_before_open", MT_BY_DESIGN,
-     "a send waits for the receive end's open (its HELLO brings the buffers and credits)"},
-    {"pkt_errors", MT_NOT_YET, "one of the error paths times out"},
+    {"pkt_basic", MT_BY_DESIGN, DMA_HELLO},
+    {"churn_endpoints", MT_BY_DESIGN,
+     "an endpoint handle is an address: a send with a deleted endpoint's handle reaches the "
+     "port's next endpoint"},
+    {"pkt_send_before_open", MT_BY_DESIGN, DMA_HELLO},
+    {"pkt_errors", MT_BY_DESIGN,
+     "a connected endpoint's one receive channel holds its channel's buffers: a message to it "
+     "lands as a packet (and the case needs port 7)"},
     {"pkt_msg_to_end", MT_NOT_YET,
      "a message to another node's endpoint that is a channel's end does not arrive"},
     {"pkt_close", MT_BY_DESIGN, "a sender has 4 credits: the 5th packet waits for a release"},

@@ -337,6 +337,49 @@ static void case_timeout_started(void *arg)
     dt_fini();
 }
 
+/* A send to a deleted endpoint completes (its port drops it) instead of
+ * waiting in the sender's engine, and the port's next endpoint does not
+ * receive it. */
+static void case_deleted(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    dt_init();
+    mcapi_endpoint_t ep = dt_ep(1);
+    mcapi_status_t st;
+    char buf[8];
+    size_t n;
+    if (me == 1) {
+        st = 0;
+        mcapi_endpoint_delete(ep, &st);
+        DT_EQ(st, MCAPI_SUCCESS);
+    }
+    harness_barrier();
+    if (me == 0) {
+        mcapi_request_t r;
+        st = 0;
+        mcapi_msg_send_i(ep, dt_get(1, 1), "old", 4, 0, &r, &st);
+        mcapi_status_t w = st;
+        if (st == MCAPI_PENDING) mcapi_wait(&r, &n, DT_WAIT_MS, &w);
+        DT_EQ(w, MCAPI_SUCCESS);
+    }
+    harness_barrier();
+    if (me == 1) ep = dt_ep(1);
+    harness_barrier();
+    if (me == 0) {
+        st = 0;
+        mcapi_msg_send(ep, dt_get(1, 1), "new", 4, 0, &st);
+        DT_EQ(st, MCAPI_SUCCESS);
+    } else {
+        st = 0;
+        mcapi_msg_recv(ep, buf, sizeof buf, &n, &st);
+        DT_EQ(st, MCAPI_SUCCESS);
+        ck_assert_str_eq(buf, "new");
+    }
+    harness_barrier();
+    dt_fini();
+}
+
 void dt_msg_cases(void)
 {
     static const struct harness_case cases[] = {
@@ -347,6 +390,7 @@ void dt_msg_cases(void)
         {.name = "msg_both_first", .core = case_both_first, .cores = 2},
         {.name = "msg_loopback", .core = case_loopback, .cores = 1},
         {.name = "msg_timeout_started", .core = case_timeout_started, .cores = 2},
+        {.name = "msg_deleted", .core = case_deleted, .cores = 2},
     };
     harness_add_cases("mcapi_dma", cases, HARNESS_COUNT(cases));
 }

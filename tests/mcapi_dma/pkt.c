@@ -332,6 +332,35 @@ static void case_reconnect(void *arg)
     dt_fini();
 }
 
+/* A second connect to another node's end that this node linked to one of
+ * its own is refused: that end is known here to be connected. */
+static void case_connect_twice(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    dt_init();
+    mcapi_endpoint_t ep = dt_ep(1), other = dt_ep(2);
+    mcapi_status_t st;
+    mcapi_request_t r;
+    harness_barrier();
+    if (me == 0) {
+        st = 0;
+        mcapi_pktchan_connect_i(ep, dt_get(1, 1), &r, &st);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
+        st = 0;
+        mcapi_pktchan_connect_i(other, dt_get(1, 1), &r, &st);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_ERR_CHAN_CONNECTED);
+        st = 0;
+        mcapi_sclchan_connect_i(dt_get(1, 1), other, &r, &st);
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_ERR_CHAN_CONNECTED);
+        st = 0;
+        mcapi_pktchan_connect_i(other, dt_get(1, 2), &r, &st); /* a free one still connects */
+        DT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
+    }
+    harness_barrier();
+    dt_fini();
+}
+
 /* Both ends on one node: opens issued together, the handshake is local. */
 static void case_local(void *arg)
 {
@@ -378,6 +407,7 @@ void dt_pkt_cases(void)
         {.name = "pkt_flow_1", .core = case_flow_1, .cores = 2},
         {.name = "pkt_third", .core = case_third, .cores = 3},
         {.name = "pkt_reconnect", .core = case_reconnect, .cores = 2},
+        {.name = "pkt_connect_twice", .core = case_connect_twice, .cores = 2},
         {.name = "pkt_local", .core = case_local, .cores = 1},
     };
     harness_add_cases("mcapi_dma", cases, HARNESS_COUNT(cases));

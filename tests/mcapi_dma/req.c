@@ -194,12 +194,60 @@ static void case_open_wait(void *arg)
     dt_fini();
 }
 
+/* Cancel of an _i send the engine has started (the receiver's channel
+ * is full, so the transfer waits in the engine): it cannot be withdrawn,
+ * so cancel waits for it and the request completes normally; the buffer
+ * is the caller's again once cancel returns. */
+static void case_cancel_started(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    dt_init();
+    mcapi_endpoint_t ep = dt_ep(1);
+    mcapi_status_t st;
+    char buf[8];
+    size_t n;
+    if (me == 0) {
+        mcapi_endpoint_t peer = dt_get(1, 1);
+        st = 0;
+        mcapi_msg_send(ep, peer, "one", 4, 0, &st); /* fills the posted buffer */
+        DT_EQ(st, MCAPI_SUCCESS);
+        strcpy(buf, "two");
+        mcapi_request_t r;
+        st = 0;
+        mcapi_msg_send_i(ep, peer, buf, 4, 0, &r, &st); /* nobody re-arms the channel yet */
+        DT_EQ(st, MCAPI_PENDING);
+        harness_barrier(); /* node 1 receives now */
+        st = 0;
+        mcapi_cancel(&r, &st);
+        DT_EQ(st, MCAPI_ERR_REQUEST_INVALID);
+        strcpy(buf, "bad");
+        n = 0;
+        mcapi_status_t w = 0;
+        ck_assert_int_eq(mcapi_wait(&r, &n, DT_WAIT_MS, &w), MCAPI_TRUE);
+        DT_EQ(w, MCAPI_SUCCESS);
+        ck_assert_uint_eq(n, 4);
+    } else {
+        harness_barrier();
+        for (unsigned i = 0; i < 2; i++) {
+            memset(buf, 0, sizeof buf);
+            st = 0;
+            mcapi_msg_recv(ep, buf, sizeof buf, &n, &st);
+            DT_EQ(st, MCAPI_SUCCESS);
+            ck_assert_str_eq(buf, i ? "two" : "one");
+        }
+    }
+    harness_barrier();
+    dt_fini();
+}
+
 void dt_req_cases(void)
 {
     static const struct harness_case cases[] = {
         {.name = "req_timeouts", .core = case_timeouts, .cores = 2},
         {.name = "req_wait_any", .core = case_wait_any, .cores = 2},
         {.name = "req_open_wait", .core = case_open_wait, .cores = 2},
+        {.name = "req_cancel_started", .core = case_cancel_started, .cores = 2},
     };
     harness_add_cases("mcapi_dma", cases, HARNESS_COUNT(cases));
 }

@@ -73,6 +73,12 @@ mcapi_status_t dt_chan_connect(struct tp_node *tp, struct tp_op *op)
         if (!e->live) return MCAPI_ERR_ENDP_INVALID;
         if (e->c.state != CS_NONE) return MCAPI_ERR_CHAN_CONNECTED;
     }
+    /* Another node's end is known here only as the peer of one of ours
+     * (linked, its close not come yet): then it is connected. */
+    for (unsigned d = 0; d < 2; d++)
+        for (unsigned q = 0; n[d] != tp->node && q < tp->nports; q++)
+            if (same_peer(&tp->ep[q].c, n[d], p[d]) && !tp->ep[q].c.peer_closed)
+                return MCAPI_ERR_CHAN_CONNECTED;
     if (n[0] == tp->node && n[1] == tp->node &&
         (tp->ep[p[0]].a.max_payload != tp->ep[p[1]].a.max_payload ||
          tp->ep[p[0]].a.priority != tp->ep[p[1]].a.priority))

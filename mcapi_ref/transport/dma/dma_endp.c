@@ -27,6 +27,12 @@ mcapi_status_t dt_endp_create(struct tp_node *tp, mcapi_port_t port, mcapi_endpo
     }
     if (live == MCAPI_MAX_ENDPOINTS) return MCAPI_ERR_MEM_LIMIT;
     struct dt_endp *e = &tp->ep[port];
+    if (e->drain) {
+        /* What was sent to the endpoint before this one is dropped; the
+         * post drains the engines stalled on the channel meanwhile. */
+        (void)dt_poll_chan(tp, dt_port_chan(tp, port));
+        e->drain = 0;
+    }
     e->live = 1;
     e->a.timeout = MCAPI_TIMEOUT_INFINITE;
     e->a.memtype = MCAPI_ENDP_ATTR_LOCAL_MEMORY | MCAPI_ENDP_ATTR_BLOCK_ON_MEM_LIMIT;
@@ -71,7 +77,9 @@ void dt_endp_remove(struct tp_node *tp, unsigned port)
     e->live = 0;
     e->gets = 0;
     e->user = NULL;
-    tp->refill &= ~(1ull << port);
+    e->drain = 1;
+    tp->refill |= 1ull << port;
+    dt_refill(tp);
     tp->prog++; /* a pending operation on it finds it gone */
 }
 

@@ -37,7 +37,7 @@ void dt_buf_put(struct tp_node *tp, unsigned b)
     tp->free_bufs[tp->nfree++] = (uint8_t)b;
     /* Channels left bare for want of a buffer get one at the next dt_refill. */
     for (unsigned p = 0; p < tp->nports; p++)
-        if (tp->ep[p].live && tp->ep[p].post == DP_NONE && tp->ep[p].c.set < 0)
+        if ((tp->ep[p].live || tp->ep[p].drain) && tp->ep[p].post == DP_NONE && tp->ep[p].c.set < 0)
             tp->refill |= 1ull << p;
 }
 
@@ -227,7 +227,13 @@ mcapi_status_t dt_msg_recv(struct tp_node *tp, struct tp_op *op)
 void dt_msg_recv_abort(struct tp_node *tp, struct tp_op *op)
 {
     struct dt_endp *e = dt_own(tp, op->h);
-    if (e && e->user == op) dt_unpost(tp, (unsigned)(e - tp->ep));
+    if (e && e->user == op) {
+        unsigned port = (unsigned)(e - tp->ep);
+        dt_unpost(tp, port);
+        /* Arm the bare channel again: a sender's transfer waits for a post. */
+        tp->refill |= 1ull << port;
+        dt_refill(tp);
+    }
     if (e && (op->state & ST_FILLED)) {
         /* A message landed in the caller's buffer as the receive was
          * withdrawn: it is the oldest one, keep it for the next receive. */

@@ -97,7 +97,9 @@ void dt_node_detach(struct tp_node *tp)
         dt_service(tp);
     }
     dt_set_free_all(tp);
+    tp->refill = 0;
     for (unsigned p = 0; p < tp->nports; p++) {
+        tp->ep[p].drain = 0; /* nothing is posted again */
         dt_unpost(tp, p);
         dt_msg_drop(tp, &tp->ep[p]);
     }

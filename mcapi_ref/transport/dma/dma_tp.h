@@ -116,6 +116,10 @@ struct dt_conn {
 
 struct dt_endp {
     uint8_t live;
+    /* Deleted: its channel keeps an internal buffer posted and whatever
+     * lands there is dropped, so that a transfer a sender started to the
+     * deleted endpoint does not wait in its engine for the next one. */
+    uint8_t drain;
     uint8_t post;       /* enum dt_post */
     uint8_t post_idx;   /* DP_INT: the internal buffer; DP_SET: the set */
     struct tp_op *user; /* DP_USER: the receive whose buffer is posted */

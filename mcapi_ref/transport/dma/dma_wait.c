@@ -187,7 +187,8 @@ void dt_refill(struct tp_node *tp)
     while (tp->refill) {
         unsigned p = (unsigned)__builtin_ctzll(tp->refill);
         struct dt_endp *e = &tp->ep[p];
-        if (e->live && e->post == DP_NONE && e->c.set < 0 && !dt_set_draining(tp, p)) {
+        if ((e->live || e->drain) && e->post == DP_NONE && e->c.set < 0 &&
+            !dt_set_draining(tp, p)) {
             int b = dt_buf_get(tp, false);
             if (b < 0) return; /* none to spare: senders wait until a receive frees one */
             if (drv_rx_post(dt_port_chan(tp, p), dt_buf(tp, (unsigned)b), MCAPI_MAX_MSG_SIZE,
