@@ -59,14 +59,15 @@ struct xm_ep *xm_ep_by_port(struct tp_node *tp, unsigned port)
  * than the one before. */
 static uint16_t new_gen(struct tp_node *tp)
 {
+    /* Atomic: the nodes of threads on one core share its slot. */
     void **slot = plat_core_slot(PLAT_SLOT_XMCAPI);
     if (!tp->last_gen) {
-        uintptr_t g = (uintptr_t)*slot;
+        uintptr_t g = (uintptr_t)__atomic_load_n(slot, __ATOMIC_RELAXED);
         tp->last_gen =
             (uint16_t)(g ? g : (plat_now_ns() * 0x9E3779B97F4A7C15ull >> 40) % XM_GEN_MAX);
     }
     tp->last_gen = (uint16_t)(tp->last_gen % XM_GEN_MAX + 1);
-    *slot = (void *)(uintptr_t)tp->last_gen;
+    __atomic_store_n(slot, (void *)(uintptr_t)tp->last_gen, __ATOMIC_RELAXED);
     return tp->last_gen;
 }
 
