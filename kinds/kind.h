@@ -96,17 +96,18 @@ int check_clocked(const struct conf *c, const char *clock, const char *const *cy
                   const char *const *rates, char *err, size_t errlen);
 
 // The rules of the costs every core section `S` has: the ones the backend
-// charges itself (models/core.h). A kind adds its own after them, and
+// charges itself (models/core.h). Costs are whole cycles (plat_cost's and
+// plat_work_cycles' unit): a fraction is an error, not dropped. A kind adds its own after them, and
 // `S.costs.*` (any other cost, read by plat_cost) last.
 // clang-format off
 #define KIND_CORE_COSTS(S)                                \
     {S ".costs", CONF_T_MAP, true, 1, 0},                 \
-    {S ".costs.thread_spawn", CONF_T_NUM, true, 0, BIG},  \
-    {S ".costs.switch", CONF_T_NUM, true, 0, BIG},        \
-    {S ".costs.dma_setup", CONF_T_NUM, true, 0, BIG},     \
-    {S ".costs.doorbell", CONF_T_NUM, true, 0, BIG},      \
-    {S ".costs.irq", CONF_T_NUM, true, 0, BIG}
-#define KIND_OTHER_COSTS(S) {S ".costs.*", CONF_T_NUM, false, 0, BIG}
+    {S ".costs.thread_spawn", CONF_T_INT, true, 0, BIG},  \
+    {S ".costs.switch", CONF_T_INT, true, 0, BIG},        \
+    {S ".costs.dma_setup", CONF_T_INT, true, 0, BIG},     \
+    {S ".costs.doorbell", CONF_T_INT, true, 0, BIG},      \
+    {S ".costs.irq", CONF_T_INT, true, 0, BIG}
+#define KIND_OTHER_COSTS(S) {S ".costs.*", CONF_T_INT, false, 0, BIG}
 // clang-format on
 
 } // namespace ipcsim

@@ -155,6 +155,11 @@ START_TEST(set_errors_name_the_platform_file)
     r = cli_run("run " SMALL " --set cores=2.5");
     one_error(&r, "--set cores=2.5: platforms/ideal.yaml:", "'cores' must be a whole number");
 
+    /* A cost is whole cycles: 5.6 ran as 5, silently. */
+    r = cli_run("run " SMALL " --set core.costs.irq=5.6");
+    one_error(&r, "--set core.costs.irq=5.6: platforms/ideal.yaml:",
+              "'core.costs.irq' must be a whole number, not '5.6'");
+
     r = cli_run("run " SMALL " --set platform=funbase");
     one_error(&r, "--set platform=funbase: platforms/ideal.yaml: ",
               "'platform' is the platform's kind, not a parameter; to run on another platform "
