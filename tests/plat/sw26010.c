@@ -301,6 +301,38 @@ static void case_contention(void *arg)
         HAMMER, mean, alone, all);
 }
 
+/* sim, memory.request_ns above a burst's time: a lone load takes as long
+ * as ever (the extra hold overlaps its latency), but 32 CPEs loading at
+ * once queue on the CG's memory path, request_ns each. */
+static void case_request(void *arg)
+{
+    uint64_t *board = harness_board();
+    int me = plat_core();
+    if (me == 0) board[0] = pt_u(plat_shared_alloc(64, 64));
+    harness_barrier();
+    uint64_t *p = pt_p(board[0]);
+    if (me == cpe(arg, 0, 0, 0)) {
+        /* The others' barrier requests (two each, request_ns apiece) are
+         * over by then. */
+        plat_sleep_ns(5 * QUIET_NS);
+        expect_about(timed_load(p), gld_ns(arg), "a lone load");
+    }
+    harness_barrier();
+    bool in = !is_mpe(arg, me) && me <= 32;
+    uint64_t t0 = plat_now_ns();
+    if (in)
+        for (int i = 0; i < HAMMER; i++) (void)plat_load64(p);
+    if (in) plat_fetch_add64(&board[1], plat_now_ns() - t0);
+    harness_barrier();
+    if (me != 0) return;
+    double req = pt_num(arg, "memory.request_ns");
+    double busy = 32 * HAMMER * req; /* the path's busy time */
+    double mean = (double)plat_load64(&board[1]) / 32;
+    ck_assert_msg(req > 4 * gld_ns(arg) / 32 && mean >= 0.5 * busy,
+                  "32 CPEs, %d loads each: %.0f ns per CPE, the path busy %.0f ns", HAMMER, mean,
+                  busy);
+}
+
 /* ---- core groups are independent ---------------------------------------------- */
 
 /* Every core works on its own CG only: the MPE allocates its CG's counter;
@@ -523,6 +555,11 @@ void pt_sw26010(void)
         {.name = "sw_contention",
          .core = case_contention,
          .file = "sw26010",
+         .backends = HARNESS_SIM},
+        {.name = "sw_request",
+         .core = case_request,
+         .file = "sw26010",
+         .sets = {"memory.request_ns=100"},
          .backends = HARNESS_SIM},
         {.name = "sw_clock",
          .core = case_clock,
