@@ -51,6 +51,7 @@ static const struct conf_rule rules[] = {
     {"memory.latency_ns", CONF_T_NUM, true, 0, MAX_NS},
     {"memory.bandwidth_MBps", CONF_T_NUM, true, MIN_MBPS, BIG},
     {"memory.burst_bytes", CONF_T_INT, true, 1, 1 << 20},
+    {"memory.request_ns", CONF_T_NUM, true, 0, MAX_NS},
     {"memory.atomic_ns", CONF_T_NUM, true, 0, MAX_NS},
     {"noc", CONF_T_MAP, true, 1, 0},
     {"noc.latency_cycles", CONF_T_NUM, true, 0, BIG},
@@ -182,17 +183,19 @@ static void build(Build &b, const struct conf *c)
     const uint64_t bytes = (uint64_t)conf_num(c, "memory.bytes", 0);
     const double mem_MBps = conf_num(c, "memory.bandwidth_MBps", 1);
     const uint64_t burst = (uint64_t)conf_num(c, "memory.burst_bytes", 128);
+    const double request_ns = conf_num(c, "memory.request_ns", 0);
 
     for (int g = 0; g < sh.cgs; g++) {
         const std::string cg = "cg" + std::to_string(g);
         // The CG's DRAM behind its controller, behind the NoC, behind a
-        // crossbar port whose lanes are the DRAM channel.
+        // crossbar port whose lanes are the DRAM channel: each request holds
+        // it for its bursts, and at least memory.request_ns.
         Memory *dram = b.own(
             new Memory((cg + "_dram").c_str(), kern, bytes, conf_num(c, "memory.latency_ns", 0)));
         Mc *mc = b.own(new Mc((cg + "_mc").c_str(),
                               ns_to_ps(conf_num(c, "memory.atomic_ns", 0), "memory.atomic_ns")));
         mc->isock.bind(dram->tsock);
-        int port = xbar.add_port(cg + "_mc", mem_MBps, 0, burst);
+        int port = xbar.add_port(cg + "_mc", mem_MBps, 0, burst, request_ns);
         xbar.attach_target(noc->tsock, port, dram->base(), dram->size());
         noc->isock.bind(mc->tsock);
         if (g == 0) kern.set_shared(dram); // named regions (plat_shared_map) live in CG 0

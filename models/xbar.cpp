@@ -16,7 +16,8 @@ Xbar::Xbar(sc_module_name name, double latency_ns, uint64_t burst_bytes)
     tsock.register_b_transport(this, &Xbar::b_transport);
 }
 
-int Xbar::add_port(const std::string &name, double MBps, double local_MBps, uint64_t granule)
+int Xbar::add_port(const std::string &name, double MBps, double local_MBps, uint64_t granule,
+                   double request_ns)
 {
     int id = (int)ports_.size();
     ports_.emplace_back();
@@ -28,6 +29,7 @@ int Xbar::add_port(const std::string &name, double MBps, double local_MBps, uint
     p.local_ps_per_byte =
         local_MBps > 0 ? ps_per_byte(local_MBps, "a tile's own bandwidth (MB/s)") : 0;
     p.granule = granule;
+    p.request_ps = ns_to_ps(request_ns, "a port's time per request (ns)");
     return id;
 }
 
@@ -89,11 +91,14 @@ void Xbar::b_transport(int id, tlm::tlm_generic_payload &gp, sc_time &delay)
         uint64_t g = std::max(tp.granule, op.granule);
         if (g > 1 && len % g) len += g - len % g;
         Lane *via = in.through && !in.own_data ? &ports_[(size_t)in.port].out : nullptr;
+        uint64_t min_ps = std::max(tp.request_ps, op.request_ps), stretch;
         if (gp.is_read())
-            move(id, tp.out, op.in, len, via);
+            stretch = move(id, tp.out, op.in, len, via, min_ps);
         else
-            move(id, op.out, tp.in, len, via);
-        delay = ps(latency_ps_);
+            stretch = move(id, op.out, tp.in, len, via, min_ps);
+        // A request's extra hold overlaps its own way to the target: alone,
+        // it arrives when it would have (the latency includes its service).
+        delay = ps(latency_ps_ - std::min(stretch, latency_ps_));
     }
     isock[target]->b_transport(gp, delay);
 }
@@ -130,7 +135,7 @@ void Xbar::release(Lane &l)
     inits_[(size_t)who].ev->notify();
 }
 
-void Xbar::move(int who, Lane &from, Lane &to, uint64_t len, Lane *via)
+uint64_t Xbar::move(int who, Lane &from, Lane &to, uint64_t len, Lane *via, uint64_t min_ps)
 {
     // Take lanes in a global order: two transfers never hold one each.
     Lane *l[3] = {&from, &to, via};
@@ -138,6 +143,16 @@ void Xbar::move(int who, Lane &from, Lane &to, uint64_t len, Lane *via)
     std::sort(l, l + k, [](const Lane *x, const Lane *y) { return x->id < y->id; });
     double pb = 0;
     for (int i = 0; i < k; i++) pb = std::max(pb, l[i]->ps_per_byte);
+    // A request shorter than the port's time per request moves at the rate
+    // that takes that long (bursts and all): the rate is unchanged otherwise.
+    uint64_t stretch = 0;
+    if (min_ps > 0 && len > 0) {
+        uint64_t t = bytes_ps(len, pb, "a transfer");
+        if (t < min_ps) {
+            stretch = min_ps - t;
+            pb = (double)min_ps / (double)len;
+        }
+    }
     sc_event &ev = *inits_[(size_t)who].ev;
     while (len > 0) {
         for (int i = 0; i < k; i++) acquire(*l[i], who);
@@ -165,6 +180,7 @@ void Xbar::move(int who, Lane &from, Lane &to, uint64_t len, Lane *via)
         len -= n;
         for (int i = k - 1; i >= 0; i--) release(*l[i]);
     }
+    return stretch;
 }
 
 void Xbar::trace(Vcd &vcd)

@@ -29,7 +29,12 @@
  *   lane for each of its transfers (three lanes, the slowest sets the rate).
  *   A port with a granule (a DRAM controller's burst) charges every transfer
  *   through it its bytes rounded up to whole granules: an 8-byte load holds
- *   the memory's lane for a whole burst.
+ *   the memory's lane for a whole burst. A port with a request time holds
+ *   the lanes of every transfer through it at least that long, whatever its
+ *   size (the rate is slowed to fit; a transfer longer than that is not
+ *   affected): the fixed cost of one request on a memory path. That extra
+ *   hold is taken off the link latency (down to 0): an uncontended request
+ *   takes as long as before, only the requests queued behind it wait.
  *   Then the target adds its own access time.
  */
 #ifndef IPCSIM_MODELS_XBAR_H
@@ -66,7 +71,11 @@ class Xbar : public sc_core::sc_module, public Fabric
     // transfers that stay inside it use that bandwidth and skip the crossbar.
     // granule > 0: the block behind it moves whole granules (a DRAM burst):
     // a transfer through the port holds its lanes for its bytes rounded up.
-    int add_port(const std::string &name, double MBps, double local_MBps = 0, uint64_t granule = 0);
+    // request_ns > 0: every transfer through it, whatever its size, holds its
+    // lanes at least that long (a memory path's fixed cost per request); the
+    // extra hold overlaps the transfer's latency, so alone it is no slower.
+    int add_port(const std::string &name, double MBps, double local_MBps = 0, uint64_t granule = 0,
+                 double request_ns = 0);
     // Port of core `core` (its private memory).
     void set_core_port(int core, int port);
     int core_port(int core) const { return core_port_[(size_t)core]; }
@@ -118,6 +127,7 @@ class Xbar : public sc_core::sc_module, public Fabric
         Lane out, in;
         double local_ps_per_byte = 0; // > 0: a core tile
         uint64_t granule = 0;         // > 0: transfers are whole granules
+        uint64_t request_ps = 0;      // > 0: a transfer holds the lanes at least this long
         int priv_target = -1;
     };
     struct Range {
@@ -133,8 +143,10 @@ class Xbar : public sc_core::sc_module, public Fabric
     void add_target(int port, const void *base, size_t size);
     const Range *find(uintptr_t a) const;
     void b_transport(int id, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
-    // via: a third lane the transfer holds (an initiator's own, `through`).
-    void move(int who, Lane &from, Lane &to, uint64_t len, Lane *via = nullptr);
+    // via: a third lane the transfer holds (an initiator's own, `through`);
+    // min_ps: the least time it holds them (a port's request_ns). Returns
+    // how much longer than its bytes' time that made it hold them.
+    uint64_t move(int who, Lane &from, Lane &to, uint64_t len, Lane *via, uint64_t min_ps);
     void acquire(Lane &l, int who);
     void release(Lane &l);
 

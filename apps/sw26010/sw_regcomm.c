@@ -18,10 +18,15 @@
  *          Register: every producer sends `messages` words, each to a
  *          random consumer, through its row's relay, down column 0 to the
  *          consumer's row's relay and along that row.
+ *          With array_channel "all", the channel instead runs on every
+ *          CPE: the top half's (column 0 too) produce, the bottom half's
+ *          consume (32x32 on 8x8); the point keeps the register pattern's
+ *          name. The paper does not say whether its whole-array channel
+ *          used 56 or 64 CPEs.
  * Series: bytes of payload delivered / time from the go to the last
  * delivery / CPEs taking part (the producers and consumers for the
  * channel; with the relays for registers: 3 for 1x1, the whole array for
- * RxC), in GB/s; and the ratio register / channel (paper: 82 and 658).
+ * RxC), in GB/s; and the ratio register / channel.
  */
 #include "sw_common.h"
 
@@ -115,9 +120,10 @@ static void body(void *arg)
         consumer(j);
 }
 
-/* The executors of a pattern: "1x1" or the whole array. -1 if the mesh
+/* The executors of a pattern: "1x1" or the whole array (all: column 0
+ * too produces and consumes, no relays: a channel's plan). -1 if the mesh
  * lacks the positions. */
-static int make_plan(const struct sw_cg *cg, bool whole, struct plan *p)
+static int make_plan(const struct sw_cg *cg, bool whole, bool all, struct plan *p)
 {
     memset(p, 0, sizeof *p);
     if (!whole) { /* Fig. 5: producer (0,1) -> relay (0,0) -> consumer (1,0) */
@@ -138,7 +144,7 @@ static int make_plan(const struct sw_cg *cg, bool whole, struct plan *p)
     int half = cg->rows / 2, per_row = cg->cols - 1;
     if (half < 1 || per_row < 1) return -1;
     for (int r = 0; r < cg->rows; r++) {
-        for (int c = 1; c < cg->cols; c++) {
+        for (int c = all ? 0 : 1; c < cg->cols; c++) {
             int e = sw_exec_at(cg, r, c);
             if (e < 0) return -1;
             if (r < half) {
@@ -150,7 +156,7 @@ static int make_plan(const struct sw_cg *cg, bool whole, struct plan *p)
             }
         }
     }
-    for (int r = 0; r < cg->rows; r++) {
+    for (int r = 0; !all && r < cg->rows; r++) {
         int e = sw_exec_at(cg, r, 0);
         if (e < 0) return -1;
         p->relay[p->nrelay] = e;
@@ -211,24 +217,31 @@ static void run_mpe(struct app_ctx *ctx, struct sw_cg *cg)
 {
     long n = app_int(ctx, "messages");
     const char *pats = app_str(ctx, "patterns");
-    struct plan p;
+    const char *array_ch = app_str(ctx, "array_channel");
+    bool all = strcmp(array_ch, "all") == 0;
+    if (!all && strcmp(array_ch, "paired") != 0) {
+        app_fail(ctx, "sw_regcomm: array_channel is '%s', must be paired or all", array_ch);
+        return;
+    }
+    struct plan p, pc;
     char names[2][16] = {"", ""};
     int np = 0;
     for (int whole = 0; whole < 2; whole++) {
         if (!apps_listed(pats, whole ? "array" : "1x1")) continue;
-        if (make_plan(cg, whole, &p)) {
+        if (make_plan(cg, whole, false, &p) || make_plan(cg, whole, whole && all, &pc)) {
             app_fail(ctx, "sw_regcomm: the mesh (%dx%d) has no room for pattern %s", cg->rows,
                      cg->cols, whole ? "array" : "1x1");
             return;
         }
-        coro_chan *ch = coro_chan_new(sizeof(int), (size_t)p.nprod * (size_t)n);
+        coro_chan *ch = coro_chan_new(sizeof(int), (size_t)pc.nprod * (size_t)n);
         if (!ch) {
             app_fail(ctx, "sw_regcomm: out of memory for the channel");
             return;
         }
-        double bytes = (double)p.nprod * (double)n * (double)sizeof(int);
-        double chan = bytes / (double)run_pattern(ctx, cg, &p, ch, n) / (p.nprod + p.ncons);
+        double bytes = (double)pc.nprod * (double)n * (double)sizeof(int);
+        double chan = bytes / (double)run_pattern(ctx, cg, &pc, ch, n) / (pc.nprod + pc.ncons);
         coro_chan_free(ch);
+        bytes = (double)p.nprod * (double)n * (double)sizeof(int);
         double reg = bytes / (double)run_pattern(ctx, cg, &p, NULL, n) / p.used_reg;
         sw_publish(cg, np * NSERIES + CHAN, chan);
         sw_publish(cg, np * NSERIES + REG, reg);
@@ -254,6 +267,10 @@ static const struct app_arg args[] = {
     {"messages", APP_INT, "200", "messages each producer sends", 1, SW_MESSAGES_MAX, 0},
     {"patterns", APP_STR, "1x1,array", "1x1 (one producer, one consumer) and/or array (Fig. 6)", 0,
      0, 0},
+    {"array_channel", APP_STR, "paired",
+     "the array pattern's channel: paired (the register pattern's producers and consumers, "
+     "column 0 idle) or all (every CPE: top half produces, bottom half consumes)",
+     0, 0, 0},
     APP_ARGS_END,
 };
 

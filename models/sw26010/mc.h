@@ -4,7 +4,10 @@
  * The controller's channel is the crossbar port it sits behind: that port's
  * lanes run at the channel's sustained rate and move whole DRAM bursts
  * (Xbar::add_port's granule), so concurrent accesses from many cores queue
- * there burst by burst -- an 8-byte load holds the channel for a burst.
+ * there burst by burst -- an 8-byte load holds the channel for a burst --
+ * and each request (a gld, gst, updt, DMA) holds it at least the port's
+ * time per request, whatever its size (Xbar::add_port's request_ns: the
+ * path's fixed cost per request, memory.request_ns on sw26010).
  * This block adds what the controller does besides moving bursts: the
  * atomic updates it executes itself (updt/faa of the SW26010 CPEs; CAS and
  * fetch-and-add of the API). Its one read-modify-write unit takes them one

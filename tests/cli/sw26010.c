@@ -75,6 +75,43 @@ START_TEST(sw_regcomm_ratios)
 }
 END_TEST
 
+/* Physics: a longer hold of the CG's memory path per request
+ * (memory.request_ns) slows the 28x28 channel, where 56 CPEs queue on that
+ * path, and hardly the 1x1 one (two CPEs: an uncontended request is no
+ * slower). 100 ns: within the sourced bracket (5.3-21 ns) the back-off
+ * keeps that queue short and the channel moves by ~1 % (docs/sw26010.md). */
+START_TEST(sw_regcomm_request_ns)
+{
+    char *a = run("regcomm", FAST_RC " --set memory.request_ns=5.3", "sim", "a", 0);
+    char *b = run("regcomm", FAST_RC " --set memory.request_ns=100", "sim", "b", 0);
+    double a28 = positive(a, "channel_GBps_per_cpe", "28x28");
+    double b28 = positive(b, "channel_GBps_per_cpe", "28x28");
+    double a1 = positive(a, "channel_GBps_per_cpe", "1x1");
+    double b1 = positive(b, "channel_GBps_per_cpe", "1x1");
+    ck_assert_msg(b28 < a28 / 1.2, "28x28 channel %g -> %g GB/s per CPE", a28, b28);
+    ck_assert_msg(b1 <= a1 && b1 > a1 / 1.1, "1x1 channel %g -> %g GB/s per CPE", a1, b1);
+    cli_done();
+}
+END_TEST
+
+/* array_channel: all runs the whole-array channel on every CPE (32 + 32
+ * on one channel): more contenders, less per CPE; 1x1 is the same run. */
+START_TEST(sw_regcomm_array_channel)
+{
+    char *a = run("regcomm", FAST_RC, "sim", "a", 0);
+    char *b = run("regcomm", FAST_RC " --set args.array_channel=all", "sim", "b", 0);
+    double a28 = positive(a, "channel_GBps_per_cpe", "28x28");
+    double b28 = positive(b, "channel_GBps_per_cpe", "28x28");
+    ck_assert_msg(b28 < a28, "28x28 channel per CPE: paired %g, all %g", a28, b28);
+    ck_assert_double_eq(positive(a, "channel_GBps_per_cpe", "1x1"),
+                        positive(b, "channel_GBps_per_cpe", "1x1"));
+    struct cli_out r = cli_run("run " DIR "regcomm.yaml --set args.array_channel=some");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "array_channel is 'some', must be paired or all"), "%s", r.err);
+    cli_done();
+}
+END_TEST
+
 /* Four core groups (260 cores) run the experiment at once. */
 START_TEST(sw_four_groups)
 {
@@ -125,6 +162,8 @@ void cli_register_sw26010(void)
     tcase_add_test(harness_tcase(s, "channels"), sw_channels_expectations);
     tcase_add_test(harness_tcase(s, "memory_latency"), sw_channels_memory_latency);
     tcase_add_test(harness_tcase(s, "regcomm"), sw_regcomm_ratios);
+    tcase_add_test(harness_tcase(s, "request_ns"), sw_regcomm_request_ns);
+    tcase_add_test(harness_tcase(s, "array_channel"), sw_regcomm_array_channel);
     tcase_add_test(harness_tcase(s, "four_groups"), sw_four_groups);
     tcase_add_test(harness_tcase(s, "bad_args"), sw_bad_args);
     tcase_add_test(harness_tcase(harness_suite("cli-native"), "sw_native"), sw_native);

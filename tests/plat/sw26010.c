@@ -277,28 +277,66 @@ static void case_memory(void *arg)
  * read-modify-write unit takes one atomic at a time (memory.atomic_ns), so
  * all of them take 32 x N of those, far more than N uncontended adds. */
 #define HAMMER 8
-static void case_contention(void *arg)
+/* CPEs 1-32 each load (add: fetch-and-add to) word p HAMMER times at once;
+ * on core 0 the mean time per CPE, -1 elsewhere. */
+static double hammer(const void *arg, uint64_t *p, bool add)
 {
     uint64_t *board = harness_board();
     int me = plat_core();
-    if (me == 0) board[0] = pt_u(plat_shared_alloc(64, 64));
-    harness_barrier();
-    uint64_t *ctr = pt_p(board[0]);
     bool in = !is_mpe(arg, me) && me <= 32;
     uint64_t t0 = plat_now_ns();
-    if (in)
-        for (int i = 0; i < HAMMER; i++) plat_fetch_add64(ctr, 1);
+    for (int i = 0; in && i < HAMMER; i++)
+        if (add)
+            plat_fetch_add64(p, 1);
+        else
+            (void)plat_load64(p);
     if (in) plat_fetch_add64(&board[1], plat_now_ns() - t0);
     harness_barrier();
-    if (me != 0) return;
+    return me == 0 ? (double)plat_load64(&board[1]) / 32 : -1;
+}
+
+static uint64_t *shared_word(void)
+{
+    uint64_t *board = harness_board();
+    if (plat_core() == 0) board[0] = pt_u(plat_shared_alloc(64, 64));
+    harness_barrier();
+    return pt_p(board[0]);
+}
+
+static void case_contention(void *arg)
+{
+    uint64_t *ctr = shared_word();
+    double mean = hammer(arg, ctr, true);
+    if (plat_core() != 0) return;
     ck_assert_uint_eq(plat_load64(ctr), 32 * HAMMER);
     double alone = HAMMER * (gld_ns(arg) + pt_num(arg, "memory.atomic_ns"));
     double all = 32 * HAMMER * pt_num(arg, "memory.atomic_ns"); /* the unit's busy time */
-    double mean = (double)plat_load64(&board[1]) / 32;
     ck_assert_msg(
         mean >= 0.5 * all && mean > 2 * alone,
         "32 CPEs, %d fetch-adds each: %.0f ns per CPE, alone %.0f ns, the unit busy %.0f ns",
         HAMMER, mean, alone, all);
+}
+
+/* sim, memory.request_ns above a burst's time: a lone load takes as long
+ * as ever (the extra hold overlaps its latency), but 32 CPEs loading at
+ * once queue on the CG's memory path, request_ns each. */
+static void case_request(void *arg)
+{
+    uint64_t *p = shared_word();
+    if (plat_core() == cpe(arg, 0, 0, 0)) {
+        /* The others' barrier requests (two each, request_ns apiece) are
+         * over by then. */
+        plat_sleep_ns(5 * QUIET_NS);
+        expect_about(timed_load(p), gld_ns(arg), "a lone load");
+    }
+    harness_barrier();
+    double mean = hammer(arg, p, false);
+    if (plat_core() != 0) return;
+    double req = pt_num(arg, "memory.request_ns");
+    double busy = 32 * HAMMER * req; /* the path's busy time */
+    ck_assert_msg(req > 4 * gld_ns(arg) / 32 && mean >= 0.5 * busy,
+                  "32 CPEs, %d loads each: %.0f ns per CPE, the path busy %.0f ns", HAMMER, mean,
+                  busy);
 }
 
 /* ---- core groups are independent ---------------------------------------------- */
@@ -523,6 +561,11 @@ void pt_sw26010(void)
         {.name = "sw_contention",
          .core = case_contention,
          .file = "sw26010",
+         .backends = HARNESS_SIM},
+        {.name = "sw_request",
+         .core = case_request,
+         .file = "sw26010",
+         .sets = {"memory.request_ns=100"},
          .backends = HARNESS_SIM},
         {.name = "sw_clock",
          .core = case_clock,
