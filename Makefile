@@ -389,8 +389,12 @@ fuzz-corpus:
 
 # ---- results and benchmarks ------------------------------------------------
 
-SCENARIOS := $(sort $(wildcard scenarios/*/*.yaml))
+# A scenario with a sweep: section is run by ipcsim sweep (docs/sweeps.md):
+# its result is the merged CSV and the band plot, not in REPORT.md.
+SWEEPS := $(sort $(shell grep -l '^sweep:' $(wildcard scenarios/*/*.yaml) /dev/null))
+SCENARIOS := $(filter-out $(SWEEPS),$(sort $(wildcard scenarios/*/*.yaml)))
 RESULT_CSV := $(patsubst scenarios/%.yaml,results/%.csv,$(SCENARIOS))
+SWEEP_CSV := $(patsubst scenarios/%.yaml,results/%.csv,$(SWEEPS))
 
 results: deps-ok
 	@$(MAKE) --no-print-directory all
@@ -400,12 +404,16 @@ results/%.csv: scenarios/%.yaml $(IPCSIM) $(wildcard platforms/*.yaml)
 	@mkdir -p $(@D)
 	$(IPCSIM) run $< --out $(@D) --plot
 
+$(SWEEP_CSV): results/%.csv: scenarios/%.yaml $(IPCSIM) $(wildcard platforms/*.yaml)
+	@mkdir -p $(@D)
+	$(IPCSIM) sweep $< --jobs 2 --out $(@D) --plot
+
 # The golden check: simulated results are committed; a change that moves one
 # says why (tools/check-results.sh prints the points that moved).
 check-results: $(IPCSIM)
 	@tools/check-results.sh $(IPCSIM)
 
-results/REPORT.md: $(RESULT_CSV) $(IPCSIM)
+results/REPORT.md: $(RESULT_CSV) $(SWEEP_CSV) $(IPCSIM)
 	$(IPCSIM) report --out results $(SCENARIOS)
 
 bench: all osu-ref

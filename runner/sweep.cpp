@@ -260,6 +260,11 @@ int run_jobs(const options &o, const scenario &s, size_t n)
     FILE *f = fopen(makefile.c_str(), "w");
     if (!f || fputs(mk.c_str(), f) < 0 || fclose(f) != 0) fail(makefile + ": cannot write");
     fflush(stdout);
+    // Our own make, not a submake of one that runs us (make results -j):
+    // its jobserver flags would turn -j N into a warning and one job.
+    unsetenv("MAKEFLAGS");
+    unsetenv("MFLAGS");
+    unsetenv("MAKELEVEL");
     std::string cmd = "make --no-print-directory -s --output-sync=target -j " +
                       std::to_string(o.jobs) + " -f " + sh_quote(makefile) + " all";
     int rc = system(cmd.c_str());
