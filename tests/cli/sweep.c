@@ -208,7 +208,7 @@ START_TEST(unbracketed_refit_writes_nothing)
                                  "core.costs.dma_setup", "mcapi_MBps", "1024", "0", "40") REPORT,
                              "u");
     char want[8192];
-    snprintf(want, sizeof want, "%s:14: refit core.costs.dma_setup cannot bracket its target", f);
+    snprintf(want, sizeof want, "%s:15: refit core.costs.dma_setup cannot bracket its target", f);
     struct cli_out r = cli_run("sweep '%s' --jobs 2 --out '%s/out'", f, t);
     ck_assert_msg(r.status == 2 && strstr(r.err, want) && strstr(r.err, "nothing written"),
                   "exit %d:\n%s%s", r.status, r.out, r.err);
