@@ -199,10 +199,10 @@ int run_point(const options &o, const scenario &base, const sweep_spec &sw,
     files.write(m.csv_name, text);
     files.write(pt.name + ".meta.yaml", meta_text(s, m));
     files.commit();
-    printf("point %ld of %zu: %s%s%s: wrote %s/%s.csv\n", o.point, pts.size(),
+    // The file's name alone: under --jobs its directory is a temporary one.
+    printf("point %ld (0-%zu): %s%s%s: wrote %s.csv\n", o.point, pts.size() - 1,
            join(pt.sets(), ", ").c_str(), fit.empty() ? "" : ", refit ",
-           fit.empty() ? "" : (sw.refit.key + "=" + fit).c_str(), files.dir().c_str(),
-           pt.name.c_str());
+           fit.empty() ? "" : (sw.refit.key + "=" + fit).c_str(), pt.name.c_str());
     return EXIT_OK;
 }
 
