@@ -99,7 +99,7 @@ TESTS := $(addprefix $(BUILD)/tests/,$(TEST_DIRS))
 RUN_LIBS := $(APPS_LIB) $(XMCAPI_LIB) $(CORO_LIB) $(EM_LIB) $(SIM_LIB) $(CONF_LIB) $(LIB)
 RUN_LDLIBS := $(SYSTEMC_LIBS) $(LDLIBS)
 
-.PHONY: FORCE all test test-run test-net test-ports lint results check-results bench deps deps-ok install clean format footprint \
+.PHONY: FORCE all test test-run test-net test-ports test-slurm lint results check-results bench deps deps-ok install clean format footprint \
     fuzz fuzz-corpus
 # Keep object files make considers intermediate (test objects), so nothing rebuilds twice.
 .SECONDARY:
@@ -314,6 +314,7 @@ test: deps-ok
 	@for b in $(BUILD) $(BUILD)/asan $(BUILD)/tsan; do tests/net/xmcapi.sh $$b || exit 1; done
 	@for b in $(BUILD) $(BUILD)/asan; do tests/net/mpi.sh $$b || exit 1; done
 	@$(MAKE) --no-print-directory test-ports
+	@$(MAKE) --no-print-directory test-slurm
 	@tools/run-tests.sh --total $(BUILD) $(BUILD)/asan $(BUILD)/tsan
 
 # coro's context switch beyond the x86-64 assembly this machine runs: the
@@ -339,6 +340,12 @@ test-ports:
 test-net: all
 	@tests/net/xmcapi.sh $(BUILD)
 	@tests/net/mpi.sh $(BUILD)
+
+# ipcsim sweep --slurm on a real single-node Slurm (slurmctld, slurmd and
+# munged started on localhost by the script, stopped after): the job array and
+# a merge after it give the committed sweep's CSV byte for byte. Needs root.
+test-slurm: all
+	@tests/slurm/sweep.sh $(BUILD)
 
 # Run this tree's tests once. TEST_SUITES=native limits Check to suites whose
 # name contains "native" (TSan cannot follow SystemC's coroutines).
@@ -389,8 +396,12 @@ fuzz-corpus:
 
 # ---- results and benchmarks ------------------------------------------------
 
-SCENARIOS := $(sort $(wildcard scenarios/*/*.yaml))
+# A scenario with a sweep: section is run by ipcsim sweep (docs/sweeps.md):
+# its result is the merged CSV and the band plot, not in REPORT.md.
+SWEEPS := $(sort $(shell grep -l '^sweep:' $(wildcard scenarios/*/*.yaml) /dev/null))
+SCENARIOS := $(filter-out $(SWEEPS),$(sort $(wildcard scenarios/*/*.yaml)))
 RESULT_CSV := $(patsubst scenarios/%.yaml,results/%.csv,$(SCENARIOS))
+SWEEP_CSV := $(patsubst scenarios/%.yaml,results/%.csv,$(SWEEPS))
 
 results: deps-ok
 	@$(MAKE) --no-print-directory all
@@ -400,12 +411,16 @@ results/%.csv: scenarios/%.yaml $(IPCSIM) $(wildcard platforms/*.yaml)
 	@mkdir -p $(@D)
 	$(IPCSIM) run $< --out $(@D) --plot
 
+$(SWEEP_CSV): results/%.csv: scenarios/%.yaml $(IPCSIM) $(wildcard platforms/*.yaml)
+	@mkdir -p $(@D)
+	$(IPCSIM) sweep $< --jobs 2 --out $(@D) --plot
+
 # The golden check: simulated results are committed; a change that moves one
 # says why (tools/check-results.sh prints the points that moved).
 check-results: $(IPCSIM)
 	@tools/check-results.sh $(IPCSIM)
 
-results/REPORT.md: $(RESULT_CSV) $(IPCSIM)
+results/REPORT.md: $(RESULT_CSV) $(SWEEP_CSV) $(IPCSIM)
 	$(IPCSIM) report --out results $(SCENARIOS)
 
 bench: all osu-ref

@@ -25,6 +25,8 @@ int cmd_run(const std::vector<std::string> &args);
 int cmd_params(const std::vector<std::string> &args);
 int cmd_list(const std::vector<std::string> &args);
 int cmd_apps(const std::vector<std::string> &args);
+int cmd_sweep(const std::vector<std::string> &args);
+int cmd_merge(const std::vector<std::string> &args);
 int cmd_report(const std::vector<std::string> &args);
 int cmd_compare(const std::vector<std::string> &args);
 

@@ -23,6 +23,9 @@ static const char usage[] =
     "                              comment (the source), which are fitted; --set\n"
     "  list [DIR]                  the scenarios under DIR (default: ipcsim's own)\n"
     "  apps                        the apps a workload can name: roles, arguments\n"
+    "  sweep FILE [--list|--jobs N|--slurm|--point I]  a scenario's sweep: as\n"
+    "                              independent runs (make -j, GNU parallel, Slurm)\n"
+    "  merge DIR                   merge a sweep's points: one CSV, a table, bands\n"
     "  report --out DIR SCENARIO...  write DIR/REPORT.md from the scenarios' CSVs\n"
     "  compare OLD.csv NEW.csv     the points two results files differ in (exit 1)\n"
     "  version                     the version ipcsim was built from (also --version)\n"
@@ -111,10 +114,13 @@ static int run_command(int argc, char **argv)
         if (cmd == "params") return cmd_params(args);
         if (cmd == "list") return cmd_list(args);
         if (cmd == "apps") return cmd_apps(args);
+        if (cmd == "sweep") return cmd_sweep(args);
+        if (cmd == "merge") return cmd_merge(args);
         if (cmd == "report") return cmd_report(args);
         if (cmd == "compare") return cmd_compare(args);
         fail("unknown command '" + cmd +
-             "' (commands: run, params, list, apps, report, compare, version; see ipcsim "
+             "' (commands: run, params, list, apps, sweep, merge, report, compare, "
+             "version; see ipcsim "
              "--help)");
     } catch (const cli_error &e) {
         fflush(stdout);

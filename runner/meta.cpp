@@ -137,10 +137,11 @@ std::string output_name(const std::string &stem, enum plat_backend backend, uint
 
 std::string meta_text(const scenario &s, const run_meta &m)
 {
-    std::vector<std::string> cmd = {"ipcsim", "run"};
+    std::vector<std::string> cmd = {"ipcsim", m.verb};
     cmd.insert(cmd.end(), m.command.begin(), m.command.end());
     std::string t;
-    t += "# How " + m.csv_name + " beside this file was made (ipcsim run; docs/scenarios.md).\n";
+    t += "# How " + m.csv_name + " beside this file was made (ipcsim " + m.verb +
+         "; docs/scenarios.md).\n";
     t += "ipcsim: " + q(ipcsim_version()) + "\n";
     t += "command: " + q_list(cmd) + "\n";
     t += "csv: " + q(m.csv_name) + "\n";

@@ -31,7 +31,8 @@ std::string output_name(const std::string &stem, enum plat_backend backend, uint
 
 // What the metadata file records.
 struct run_meta {
-    std::vector<std::string> command; // ipcsim's arguments after "run"
+    std::string verb = "run";         // the command: run, sweep (a point of a sweep)
+    std::vector<std::string> command; // ipcsim's arguments after it
     std::string csv_name, csv_text;   // the CSV beside it
     std::vector<std::string> sets;    // --set, in command-line order
     enum plat_backend backend = PLAT_SIM;

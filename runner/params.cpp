@@ -5,6 +5,7 @@
 // the comments are read from the file's own text at those lines.
 #include "cli.h"
 #include "confptr.h"
+#include "params.h"
 #include "paths.h"
 #include "scenario.h"
 
@@ -183,6 +184,18 @@ bool says_fitted(const std::string &comment)
     return false;
 }
 
+// The comment on a key's line (or the block above it): its source.
+std::string key_comment(const std::vector<std::string> &text, const struct conf_node *was)
+{
+    int line = was ? conf_line(was) : 0;
+    std::string comment = comment_of(text, line);
+    // A block list's node starts at its first "- ": the key is the line above.
+    if (comment.empty() && was && conf_kind_of(was) == CONF_LIST && line > 1 &&
+        trim(text[line - 1]).rfind("-", 0) == 0)
+        comment = comment_of(text, line - 1);
+    return comment;
+}
+
 // --- units --------------------------------------------------------------------
 
 // The unit a key's name gives: its suffix, or a name that is a unit word;
@@ -332,11 +345,7 @@ int cmd_params(const std::vector<std::string> &args)
         const struct conf_node *now = conf_get(conf_root(plat), p);
         const struct conf_node *was = conf_get(conf_root(orig.get()), p);
         int line = was ? conf_line(was) : 0;
-        std::string comment = comment_of(text, line);
-        // A block list's node starts at its first "- ": the key is the line above.
-        if (comment.empty() && was && conf_kind_of(was) == CONF_LIST && line > 1 &&
-            trim(text[line - 1]).rfind("-", 0) == 0)
-            comment = comment_of(text, line - 1);
+        std::string comment = key_comment(text, was);
         row r{p, value_text(now), unit_of(p), "", line ? std::to_string(line) : "-", comment};
         if (says_fitted(comment)) {
             r.fitted = "fitted";
@@ -354,4 +363,17 @@ int cmd_params(const std::vector<std::string> &args)
            rows.size() - 1, fitted);
     print_rows(rows);
     return EXIT_OK;
+}
+
+std::vector<std::string> fitted_keys(const std::string &platform_file)
+{
+    conf_ptr plat = load(platform_file);
+    std::vector<std::string> text = lines_of(read_text(platform_file));
+    std::vector<const char *> paths(4096);
+    size_t n = conf_leaves(plat.get(), paths.data(), paths.size());
+    paths.resize(std::min(n, paths.size()));
+    std::vector<std::string> out;
+    for (const char *p : paths)
+        if (says_fitted(key_comment(text, conf_get(conf_root(plat.get()), p)))) out.push_back(p);
+    return out;
 }

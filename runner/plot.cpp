@@ -46,14 +46,6 @@ constexpr double SIM_PS = 1.0, SIM_PS_STEP = 0.15, SIM_PS_MIN = 0.6, REF_PS = 2.
 // the frame is, to decide whether category labels fit side by side.
 constexpr double CHAR_PX = 7, FRAME_PX = 700;
 
-// A gnuplot single-quoted string: only ' needs escaping (as '').
-std::string q(const std::string &s)
-{
-    std::string out = "'";
-    for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
-    return out + "'";
-}
-
 bool numeric(const std::string &s)
 {
     if (s.empty()) return false;
@@ -73,15 +65,6 @@ std::string slurp(const std::string &path)
 std::string num(double v)
 {
     return strf("%.10g", v);
-}
-
-// `set xtics (...)`: every tick of a, labelled, and its minor ticks.
-std::string tics(const char *axis, const plot_axis &a)
-{
-    std::vector<std::string> t;
-    for (const auto &k : a.ticks) t.push_back(q(k.second) + " " + num(k.first));
-    for (double m : a.minor) t.push_back("'' " + num(m) + " 1");
-    return strf("set %stics (", axis) + join(t, ", ") + ")\n";
 }
 
 // Points a plot cannot draw, counted so that write_plots can say so.
@@ -168,16 +151,10 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
 
     std::string g;
     g += "# ipcsim plot " + p.id + " of " + s.file + "\n";
-    g += "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-         "    set terminal pngcairo size 800,500 font 'Sans,10'\n"
-         "} else {\n"
-         "    set terminal png size 800,500\n"
-         "}\n";
-    g += "set termoption noenhanced\n";
-    g += "set output " + q(png) + "\n";
-    g += "set title " + q(p.title) + "\n";
-    g += "set xlabel " + q(p.xlabel) + "\n";
-    g += "set ylabel " + q(ylabel) + "\n";
+    g += gp_terminal(png);
+    g += "set title " + gp_quote(p.title) + "\n";
+    g += "set xlabel " + gp_quote(p.xlabel) + "\n";
+    g += "set ylabel " + gp_quote(ylabel) + "\n";
     g += "set grid xtics ytics\n";
     // The key goes below the plot: inside, its long reference sources hid
     // points. One column, so its height is known for the margin below.
@@ -190,7 +167,7 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
         std::vector<std::string> t;
         size_t longest = 0;
         for (size_t i = 0; i < cats.size(); i++) {
-            t.push_back(q(cats[i]) + " " + std::to_string(i));
+            t.push_back(gp_quote(cats[i]) + " " + std::to_string(i));
             longest = std::max(longest, cats[i].size());
         }
         g += "set xrange [-0.5:" + std::to_string(cats.size()) + "-0.5]\n";
@@ -206,7 +183,7 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
                              : linear_axis(xmin, xmax, false, 0);
         if (p.logx) g += "set logscale x\n";
         g += "set xrange [" + num(x.lo) + ":" + num(x.hi) + "]\n";
-        g += tics("x", x);
+        g += gp_tics("x", x);
     }
     // y: a linear axis of values that are all >= 0 (times, rates, counts)
     // starts at 0, so that a 3 % difference looks like 3 %; ymin: overrides.
@@ -219,13 +196,13 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
         y = linear_axis(ymin, ymax, p.has_ymin || from_zero, p.has_ymin ? p.ymin : 0);
     }
     g += "set yrange [" + num(y.lo) + ":" + num(y.hi) + "]\n";
-    g += tics("y", y);
+    g += gp_tics("y", y);
 
     // Categories are not a sequence: their points are not joined by lines.
     std::vector<std::string> plots;
     for (size_t i = 0; i < data.size(); i++) {
         const drawn &d = data[i];
-        std::string colour = q(colours[i % (sizeof colours / sizeof colours[0])]);
+        std::string colour = gp_quote(gp_colour(i));
         const shape &sh = shapes[i % (sizeof shapes / sizeof shapes[0])];
         int dash = dashes[i % (sizeof dashes / sizeof dashes[0])];
         double ps = std::max(SIM_PS_MIN, SIM_PS - SIM_PS_STEP * (double)i);
@@ -236,7 +213,7 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
             std::string with = categories ? "points" : strf("linespoints lw 2 dt %d", dash);
             plots.push_back(strf("$sim%zu using 1:2 with %s pt %d ps %g lc rgb ", i, with.c_str(),
                                  sh.filled, ps) +
-                            colour + " title " + q(d.name + " " + value_label));
+                            colour + " title " + gp_quote(d.name + " " + value_label));
         }
         if (!d.ref.empty()) {
             const ref_series *rs = s.ref_of(d.name);
@@ -246,7 +223,7 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
             g += "EOD\n";
             plots.push_back(strf("$ref%zu using 1:2 with points lw 1.5 pt %d ps %g lc rgb ", i,
                                  sh.hollow, REF_PS) +
-                            colour + " title " + q(d.name + " reference: " + src));
+                            colour + " title " + gp_quote(d.name + " reference: " + src));
         }
     }
     // gnuplot's key below leaves no room for the x label: the bottom margin
@@ -257,6 +234,39 @@ std::string script(const scenario &s, const plot_spec &p, const std::vector<row>
 }
 
 } // namespace
+
+std::string gp_quote(const std::string &s)
+{
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
+    return out + "'";
+}
+
+// `set xtics (...)`: every tick of a, labelled, and its minor ticks.
+std::string gp_tics(const char *axis, const plot_axis &a)
+{
+    std::vector<std::string> t;
+    for (const auto &k : a.ticks) t.push_back(gp_quote(k.second) + " " + num(k.first));
+    for (double m : a.minor) t.push_back("'' " + num(m) + " 1");
+    return strf("set %stics (", axis) + join(t, ", ") + ")\n";
+}
+
+std::string gp_terminal(const std::string &png)
+{
+    return "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+           "    set terminal pngcairo size 800,500 font 'Sans,10'\n"
+           "} else {\n"
+           "    set terminal png size 800,500\n"
+           "}\n"
+           "set termoption noenhanced\n"
+           "set output " +
+           gp_quote(png) + "\n";
+}
+
+const char *gp_colour(size_t i)
+{
+    return colours[i % (sizeof colours / sizeof colours[0])];
+}
 
 int run_gnuplot(const std::string &program, const std::string &script_file,
                 const std::string &log_file, std::string *log)

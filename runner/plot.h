@@ -3,11 +3,20 @@
 #define IPCSIM_RUNNER_PLOT_H
 
 #include "outfiles.h"
+#include "plot_axis.h"
 #include "scenario.h"
 #include "table.h"
 
 #include <string>
 #include <vector>
+
+// Pieces every ipcsim plot shares: a gnuplot single-quoted string; `set
+// xtics (...)` with a's ticks and minor ticks; the terminal (800x500 PNG,
+// Sans 10, pngcairo when there is one) writing to png; series colours.
+std::string gp_quote(const std::string &s);
+std::string gp_tics(const char *axis, const plot_axis &a);
+std::string gp_terminal(const std::string &png);
+const char *gp_colour(size_t i);
 
 // The gnuplot executable; throws cli_error naming the package when missing.
 std::string gnuplot_program();

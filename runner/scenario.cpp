@@ -40,6 +40,7 @@ const struct conf_rule top_rules[] = {
     {"plots", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"expect", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
     {"variants", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX},
+    {"sweep", CONF_T_ANY, false, UNBOUNDED_MIN, UNBOUNDED_MAX}, // ipcsim sweep: sweep_spec.cpp
     {"chart", CONF_T_MAP, false, UNBOUNDED_MIN, UNBOUNDED_MAX}, // run charts: chart.cpp
     {"chart.scale_ns", CONF_T_INT, false, 1, 1e12},
     {nullptr, CONF_T_ANY, false, 0, 0},

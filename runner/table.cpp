@@ -45,6 +45,8 @@ void set_ref(row &r, double ref)
     }
 }
 
+} // namespace
+
 std::string csv_field(const std::string &s)
 {
     if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -83,8 +85,6 @@ bool csv_record(const std::string &t, size_t &pos, std::vector<std::string> &out
     out.push_back(f);
     return true;
 }
-
-} // namespace
 
 std::vector<row> make_rows(const std::vector<point> &pts, const std::vector<ref_series> &refs)
 {

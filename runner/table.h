@@ -41,6 +41,10 @@ std::string fmt_num(double v);
 std::string fmt_err(double pct);
 
 std::string csv_text(const std::vector<row> &rows);
+// One CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
+std::string csv_field(const std::string &s);
+// One record of t from pos into out (RFC 4180 quoting); false at the end.
+bool csv_record(const std::string &t, size_t &pos, std::vector<std::string> &out);
 // Parse what csv_text wrote; `file` names it in errors (cli_error).
 std::vector<row> csv_parse(const std::string &text, const std::string &file);
 

@@ -3,7 +3,9 @@
 #
 # Reruns every scenario on the sim backend into a temporary directory and
 # compares each CSV with the committed results/<group>/<stem>.csv byte for
-# byte (ipcsim compare prints the points that moved). Also fails on a
+# byte (ipcsim compare prints the points that moved); a scenario with a
+# sweep: section is run by ipcsim sweep --jobs 2 and its merged CSV compared
+# (diff shows the lines that moved). Also fails on a
 # scenario without a committed CSV and on a committed CSV that no scenario
 # writes (results/bench/ holds benchmark output, not scenarios'). A change
 # that moves a simulated result must say why and commit the new results
@@ -24,7 +26,16 @@ for s in scenarios/*/*.yaml; do
     stem=$(basename "$s" .yaml)
     old=results/$g/$stem.csv new=$tmp/$g/$stem.csv
     total=$((total + 1))
-    if ! "$ipcsim" run "$s" --out "$tmp/$g" > "$tmp/log" 2>&1; then
+    # A sweep's result is its merged CSV (ipcsim sweep; docs/sweeps.md),
+    # which has the swept keys as its first columns: compared as bytes.
+    sweep=
+    grep -q '^sweep:' "$s" && sweep=1
+    if [ -n "$sweep" ]; then
+        cmd=(sweep "$s" --jobs 2 --out "$tmp/$g")
+    else
+        cmd=(run "$s" --out "$tmp/$g")
+    fi
+    if ! "$ipcsim" "${cmd[@]}" > "$tmp/log" 2>&1; then
         echo "check-results: $s: the run failed:"
         tail -n 20 "$tmp/log"
         status=1
@@ -33,6 +44,16 @@ for s in scenarios/*/*.yaml; do
     if [ ! -f "$old" ]; then
         echo "check-results: $s: $old is not committed (make results, then commit it)"
         status=1
+        continue
+    fi
+    if [ -n "$sweep" ]; then
+        if cmp -s "$old" "$new"; then
+            same=$((same + 1))
+        else
+            echo "check-results: $s: the merged sweep differs from $old:"
+            diff "$old" "$new" | head -n 20
+            status=1
+        fi
         continue
     fi
     "$ipcsim" compare "$old" "$new" --name "$s"

@@ -23,6 +23,7 @@ pkgs=(
                                  # only Recommended by mpich)
     libopenmpi-dev openmpi-bin   # and with Open MPI (mpicc.openmpi, mpirun.openmpi)
     libsimgrid-dev               # bench/smpi: SimGrid SMPI's smpicc and smpirun
+    slurm-wlm munge              # make test-slurm: ipcsim sweep --slurm on a single-node Slurm
 )
 
 missing() {

@@ -72,5 +72,6 @@ void cli_register_relations(void);
 void cli_register_keep_names(void);
 void cli_register_readme(void);
 void cli_register_chart(void);
+void cli_register_sweep(void);
 
 #endif

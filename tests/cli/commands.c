@@ -23,7 +23,8 @@ END_TEST
 
 START_TEST(each_command_has_help)
 {
-    const char *cmds[] = {"run", "list", "apps", "report", "compare", "params", "version"};
+    const char *cmds[] = {"run",    "list",  "apps",  "report", "compare",
+                          "params", "sweep", "merge", "version"};
     for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
         struct cli_out r = cli_run("%s --help", cmds[c]);
         ck_assert_int_eq(r.status, 0);

@@ -22,4 +22,5 @@ void tests_register(void)
     cli_register_keep_names();
     cli_register_readme();
     cli_register_chart();
+    cli_register_sweep();
 }
