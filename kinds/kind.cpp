@@ -2,7 +2,6 @@
 #include "kind.h"
 #include "devtype.h"
 
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -142,13 +141,6 @@ int check_clocked(const struct conf *c, const char *clock, const char *const *cy
     double mhz = conf_num(c, clock, 0);
     for (size_t i = 0; cycles && cycles[i]; i++)
         if (each_number(c, cycles[i], [&](const char *path, double v) {
-                // A core charges whole cycles (core_params): a fraction
-                // would be dropped without a word.
-                if (strstr(path, ".costs.") && v != std::floor(v)) {
-                    char what[128];
-                    snprintf(what, sizeof what, "must be a whole number of cycles, not %g", v);
-                    return check_bad(c, path, err, errlen, what) != 0;
-                }
                 return v * 1e6 / mhz > TIME_MAX_PS &&
                        clocked_bad(c, clock, path, v, false, err, errlen);
             }))

@@ -55,7 +55,7 @@ static const struct bad {
     {"set_bad_value", TITLE PLATFORM "set:\n  cores: 2.5\n" MAPPING WORKLOAD, 4,
      "'cores' must be a whole number, not '2.5'"},
     {"set_fractional_cost", TITLE PLATFORM "set:\n  core.costs.irq: 2.5\n" MAPPING WORKLOAD, 4,
-     "'core.costs.irq' must be a whole number of cycles, not 2.5"},
+     "'core.costs.irq' must be a whole number, not '2.5'"},
     {"reference_no_source",
      TITLE PLATFORM MAPPING WORKLOAD ARGS "reference:\n  - series: roundtrip_ns\n"
                                           "    points: {4: 100}\n",
