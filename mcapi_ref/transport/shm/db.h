@@ -100,10 +100,12 @@ struct db_chan {
     uint8_t fail;    /* an end has MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT */
     uint64_t waiters;
     struct db_queue q; /* packets or scalars */
-    /* The packet (granule + 1) the receiver popped and is about to hold:
-     * set with the pop under the lock, cleared with the hold under the
-     * packet pool's; written by the receiver alone, so a dead receiver's
-     * is exact and a live one's only protects (tp_pkts_reclaim). */
+    /* The packet (granule + 1) the receiver pops and is about to hold:
+     * set just before the pop under the lock (a pop cut before its unlink
+     * leaves the packet queued: the lock's repair clears taking then),
+     * cleared with the hold under the packet pool's; written by the
+     * receiver alone, so a dead receiver's is exact and a live one's only
+     * protects (tp_pkts_reclaim). */
     uint32_t taking;
 };
 
