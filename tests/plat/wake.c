@@ -12,13 +12,18 @@
 struct sleeper {
     uint64_t word;
     uint64_t asleep;
+    uint64_t left; /* 1 + the poll's return code, once it returned */
 };
 
+/* No deadline: a stalled host (a CI run once lost 10 s in this case) must
+ * not let the poll time out before the store it waits for; the poll's
+ * recheck ends it even if that store woke nobody. */
 static void poll_far(void *arg)
 {
     struct sleeper *s = arg;
     plat_store64(&s->asleep, 1);
-    plat_poll64(&s->word, 0, HARNESS_WAIT_NS);
+    int rc = plat_poll64(&s->word, 0, PLAT_FOREVER);
+    plat_store64(&s->left, 1 + (uint64_t)rc);
 }
 
 static void case_bucket_wake(void *arg)
@@ -50,9 +55,12 @@ static void case_bucket_wake(void *arg)
     for (int i = 0; i < 100; i++) plat_store64(&words[other], (uint64_t)i);
     plat_copy(&words[other], &words[other + 1 < 64 ? other + 1 : 0], 8);
     ck_assert_uint_eq(__atomic_load_n(&q->epoch, __ATOMIC_SEQ_CST), e);
+    ck_assert_uint_eq(plat_load64(&s.left), 0); /* still asleep in the queue */
     plat_store64(&s.word, 1);
-    ck_assert_uint_ne(__atomic_load_n(&q->epoch, __ATOMIC_SEQ_CST), e);
+    uint32_t after = __atomic_load_n(&q->epoch, __ATOMIC_SEQ_CST);
     plat_thread_join(t);
+    ck_assert_uint_eq(plat_load64(&s.left), 1 + (uint64_t)PLAT_OK);
+    ck_assert_msg(after != e, "a store to the polled word left its bucket's epoch at %u", e);
 }
 
 static const struct harness_case cases[] = {
