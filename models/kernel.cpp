@@ -165,7 +165,9 @@ void Kernel::forget(Thread *t)
 
 Thread &Kernel::current()
 {
-    const sc_object *o = sc_get_current_process_handle().get_process_object();
+    // The raw process pointer: a process handle would take and drop a
+    // reference on every plat_* call.
+    const sc_object *o = sc_get_current_process_b();
     if (o && o == last_proc_) return *last_thread_;
     auto it = threads_.find(o);
     if (it == threads_.end())

@@ -47,10 +47,12 @@ constexpr double XFER_MAX_BYTES = 4294967296.0;
 // which breaks `limit`. Names the block being built or the running process.
 [[noreturn]] void time_fail(const char *what, double value, const char *unit, const char *limit);
 
-// Times as integer picoseconds.
+// Times as integer picoseconds. Now is read inline from the simulation
+// context: sc_time_stamp() is an out-of-line library call, and every wait
+// computes its end from now (several times per transfer).
 inline uint64_t now_ps()
 {
-    return sc_core::sc_time_stamp().value();
+    return sc_core::sc_get_curr_simcontext()->time_stamp().value();
 }
 // A delay of v ps from now: it must end inside the simulator's range.
 inline sc_core::sc_time ps(uint64_t v)

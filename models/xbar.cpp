@@ -53,9 +53,24 @@ void Xbar::add_target(int port, const void *base, size_t size)
         (at != ranges_.begin() && (at - 1)->end > r.base))
         throw std::logic_error("xbar: overlapping address ranges");
     ranges_.insert(at, r);
+    hit_[0] = hit_[1] = nullptr; // the insert moved the ranges
 }
 
 const Xbar::Range *Xbar::find(uintptr_t a) const
+{
+    // A transfer decodes its address and its data pointer, and the next one
+    // usually the same two blocks: look in the last two ranges found first.
+    for (const Range *r : hit_)
+        if (r && a >= r->base && a < r->end) return r;
+    const Range *r = search(a);
+    if (r) {
+        hit_[1] = hit_[0];
+        hit_[0] = r;
+    }
+    return r;
+}
+
+const Xbar::Range *Xbar::search(uintptr_t a) const
 {
     auto at = std::upper_bound(ranges_.begin(), ranges_.end(), a,
                                [](uintptr_t v, const Range &r) { return v < r.base; });

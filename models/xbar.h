@@ -141,7 +141,8 @@ class Xbar : public sc_core::sc_module, public Fabric
     };
 
     void add_target(int port, const void *base, size_t size);
-    const Range *find(uintptr_t a) const;
+    const Range *find(uintptr_t a) const;   // through hit_
+    const Range *search(uintptr_t a) const; // the binary search
     void b_transport(int id, tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
     // via: a third lane the transfer holds (an initiator's own, `through`);
     // min_ps: the least time it holds them (a port's request_ns). Returns
@@ -157,6 +158,7 @@ class Xbar : public sc_core::sc_module, public Fabric
     std::vector<Init> inits_;
     std::vector<int> core_port_;
     int ntargets_ = 0;
+    mutable const Range *hit_[2] = {nullptr, nullptr}; // the last ranges find() returned
 };
 
 } // namespace ipcsim
