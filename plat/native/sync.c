@@ -23,7 +23,15 @@
 
 struct nat_mutex {
     pthread_mutex_t m;
+    unsigned spin; /* robust: spin before sleeping (nat_mutex_lock) */
 } NAT_ALIAS;
+
+/* How many times a contended robust lock polls its word before it sleeps:
+ * about 1-3 us of pause instructions, several times the critical sections
+ * robust locks guard (MCAPI's shared-memory transport: queue and pool
+ * bookkeeping, 0.1-0.3 us), far below the ~23 us a futex sleep and wake-up
+ * cost on another CPU (docs/performance.md). */
+#define NAT_ROBUST_SPINS 64
 
 struct nat_event {
     struct nat_wq wq;
@@ -59,6 +67,33 @@ void nat_mutex_init(plat_mutex *m, unsigned flags)
     int rc = pthread_mutex_init(&x->m, &a);
     pthread_mutexattr_destroy(&a);
     if (rc != 0) nat_die("plat_mutex_init: pthread_mutex_init failed (%d)", rc);
+    x->spin = (flags & PLAT_MUTEX_ROBUST) != 0;
+}
+
+static inline void cpu_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Is the lock word free? glibc's robust mutexes ignore the adaptive type:
+ * a contended lock goes straight to futex_wait and its unlock to
+ * futex_wake (docs/performance.md, MCAPI packet channel: half the time in
+ * locks, most of it in the kernel), so nat_mutex_lock spins first. It
+ * reads the word and tries the lock only when it looks free, so spinners
+ * do not take the line from the holder; a dead holder's word stays
+ * nonzero (FUTEX_OWNER_DIED), and pthread_mutex_lock then repairs. */
+static bool looks_free(struct nat_mutex *x)
+{
+#ifdef __GLIBC__
+    return __atomic_load_n(&x->m.__data.__lock, __ATOMIC_RELAXED) == 0;
+#else
+    (void)x;
+    return true;
+#endif
 }
 
 void nat_mutex_destroy(plat_mutex *m)
@@ -68,7 +103,12 @@ void nat_mutex_destroy(plat_mutex *m)
 int nat_mutex_lock(plat_mutex *m)
 {
     struct nat_mutex *x = mx(m, "plat_mutex_lock");
-    int rc = pthread_mutex_lock(&x->m);
+    int rc = EBUSY;
+    for (unsigned i = 0; x->spin && i < NAT_ROBUST_SPINS; i++) {
+        if (looks_free(x) && (rc = pthread_mutex_trylock(&x->m)) != EBUSY) break;
+        cpu_pause();
+    }
+    if (rc == EBUSY) rc = pthread_mutex_lock(&x->m);
     if (rc == 0) return PLAT_OK;
     if (rc == EOWNERDEAD && pthread_mutex_consistent(&x->m) == 0) return PLAT_EOWNERDEAD;
     nat_die("plat_mutex_lock: pthread_mutex_lock failed (%d)", rc);

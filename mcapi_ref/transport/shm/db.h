@@ -228,8 +228,11 @@ void tp_pkts_init(struct db *db, bool shared);
 /* A packet of len bytes: MCAPI_SUCCESS with *held = its first granule + 1,
  * or MCAPI_PENDING (no place or no run long enough; woken by a free). */
 mcapi_status_t tp_pkts_get(struct tp_node *tp, size_t len, uint32_t *held);
-/* Free the packet at granule g (pool lock held by the caller when locked). */
-uint64_t tp_pkts_free_locked(struct tp_node *tp, uint32_t g);
+/* Free the packet at granule g, the pool lock held; clear: zero its run
+ * first (false: the caller has, tp_pkts_clear). */
+uint64_t tp_pkts_free_locked(struct tp_node *tp, uint32_t g, bool clear);
+/* Zero the run of the packet at granule g (db_pkts: free bytes are zero). */
+void tp_pkts_clear(struct tp_node *tp, uint32_t g);
 void tp_pkts_put(struct tp_node *tp, uint32_t g);
 /* A dead receiver's c->taking: back to the pool unless its hold was done
  * (then it is the receiver's, which its node's reclaim frees). */

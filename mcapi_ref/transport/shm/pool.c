@@ -135,13 +135,19 @@ mcapi_status_t tp_pkts_get(struct tp_node *tp, size_t len, uint32_t *held)
     return st;
 }
 
+void tp_pkts_clear(struct tp_node *tp, uint32_t g)
+{
+    memset(tp->arena + (size_t)g * MCAPI_PKT_POOL_GRANULE, 0,
+           (size_t)tp->len[g] * MCAPI_PKT_POOL_GRANULE);
+}
+
 /* Give the run back in its place, merged with its neighbours; the caller
  * takes the waiters. */
-uint64_t tp_pkts_free_locked(struct tp_node *tp, uint32_t g)
+uint64_t tp_pkts_free_locked(struct tp_node *tp, uint32_t g, bool clear)
 {
     struct db_pkts *p = &tp->db->pkt;
     uint32_t n = tp->len[g];
-    memset(tp->arena + (size_t)g * MCAPI_PKT_POOL_GRANULE, 0, (size_t)n * MCAPI_PKT_POOL_GRANULE);
+    if (clear) tp_pkts_clear(tp, g);
     tp->len[g] = 0;
     tp->holder[g] = 0;
     p->live--;
@@ -170,7 +176,7 @@ uint64_t tp_pkts_free_locked(struct tp_node *tp, uint32_t g)
 void tp_pkts_put(struct tp_node *tp, uint32_t g)
 {
     tp_lock(tp->db, &tp->db->pkt.lock);
-    uint64_t w = tp_pkts_free_locked(tp, g);
+    uint64_t w = tp_pkts_free_locked(tp, g, true);
     drv_shm_unlock(&tp->db->pkt.lock);
     tp_wake(tp, w);
 }
@@ -178,7 +184,7 @@ void tp_pkts_put(struct tp_node *tp, uint32_t g)
 void tp_pkts_put_taken(struct tp_node *tp, uint32_t g)
 {
     tp_lock(tp->db, &tp->db->pkt.lock);
-    uint64_t w = tp->len[g] && (tp->holder[g] & DB_FILLED) ? tp_pkts_free_locked(tp, g) : 0;
+    uint64_t w = tp->len[g] && (tp->holder[g] & DB_FILLED) ? tp_pkts_free_locked(tp, g, true) : 0;
     drv_shm_unlock(&tp->db->pkt.lock);
     tp_wake(tp, w);
 }
@@ -220,7 +226,7 @@ unsigned tp_pkts_reclaim(struct tp_node *tp, unsigned node, const bool *queued)
     for (uint32_t g = 0; g < p->at.granules;) {
         uint32_t n = tp->len[g];
         if (n && (tp->holder[g] & ~DB_FILLED) == node + 1 && !queued[g]) {
-            w |= tp_pkts_free_locked(tp, g);
+            w |= tp_pkts_free_locked(tp, g, true);
             k++;
         }
         g += n ? n : 1;
