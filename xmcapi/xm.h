@@ -69,6 +69,7 @@
 #define XM_QP_CREDIT_N(qp) ((unsigned)(qp)&0xffu)
 #define XM_OUT_MAX (1u << 20)     /* bytes a connection's output buffer holds before sends wait */
 #define XM_RBUF (64u << 10)       /* read chunk; a frame split across reads (not a packet) fits */
+#define XM_BULK (16u << 10)       /* a packet this large is followed by a header-only read */
 #define XM_CONNECT_NS 2000000000u /* a connect gives up after this */
 #define XM_LINGER_NS                                                                               \
     1000000000u /* finalise waits this long at most for a peer to take what is queued */
@@ -150,6 +151,7 @@ struct xm_conn {
     uint8_t out;  /* we opened it: our frames to `peer` go here */
     uint8_t dead; /* failed or closed: freed at the end of the communicator's round */
     uint8_t is_pipe;
+    uint8_t bulk;  /* the last header was a large packet's: read the next header alone */
     unsigned bits; /* poller interest */
     uint8_t *rbuf;
     size_t rlen;

@@ -259,7 +259,11 @@ static void readable(struct tp_node *tp, struct xm_conn *c)
             if (!xm_dispatch(tp, c, &c->cur, b)) conn_fail(tp, c);
             continue;
         }
-        long k = recv_unlocked(tp, c, c->rbuf + c->rlen, XM_RBUF - c->rlen);
+        /* After a large packet another may follow: read its header alone,
+         * so that its payload goes straight into its buffer too instead of
+         * a read chunk's worth being copied out of rbuf. */
+        size_t ask = c->bulk && !c->rlen ? XW_HEADER_SIZE : XM_RBUF - c->rlen;
+        long k = recv_unlocked(tp, c, c->rbuf + c->rlen, ask);
         if (c->dead) return;
         if (k == PLAT_EAGAIN) return;
         if (k <= 0) {
@@ -268,7 +272,7 @@ static void readable(struct tp_node *tp, struct xm_conn *c)
             conn_fail(tp, c);
             return;
         }
-        more = (size_t)k == XM_RBUF - c->rlen;
+        more = (size_t)k == ask;
         c->rlen += (size_t)k;
         size_t off = 0;
         while (!c->dead && c->rlen - off >= XW_HEADER_SIZE) {
@@ -280,6 +284,7 @@ static void readable(struct tp_node *tp, struct xm_conn *c)
                 return;
             }
             size_t have = c->rlen - off - XW_HEADER_SIZE;
+            c->bulk = h.type == XW_PKT && h.size >= XM_BULK;
             if (h.type == XW_PKT) {
                 uint8_t *b = xm_pkt_alloc(tp, &h);
                 if (!b) {
