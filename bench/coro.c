@@ -29,7 +29,10 @@
  *   pair_ring           one thread (W0), no contention: push + pop of an int
  *                       on an SPSC ring of 64 slots (C11 atomics): ns/pair.
  *   pair_chan_try       the same with coro_chan_try_send + coro_chan_try_recv
- *                       on a 64-element channel, from a plain thread.
+ *                       on a 64-element channel, from a plain thread. The
+ *                       pair_* and spsc_* channels have one producer and
+ *                       one consumer: coro_chan_new_spsc (the SPSC path;
+ *                       mpmc_* keeps the paper's Algorithms 2 and 3).
  *   pair_chan_coro      coro_chan_send + coro_chan_recv from a coroutine on
  *                       an executor (never blocks: the send makes room).
  *   pair_chan_coro_sleeper   the same coroutine, but the main thread waits
@@ -83,11 +86,13 @@
  * ~220 ns of a bare-metal system call; the coro switch is a few register
  * pushes plus MXCSR/x87 control-word save and restore, and a yield adds the
  * executor's queue work, so expect ~20x per hand-over and ~40x per switch.
- * pair_chan_* (~30x the ring) pays per operation the whole coro_select
- * path: argument checks, the CAS/add-only choice looked up through the
- * thread slot (and, in a plain thread, the core's capabilities), a CAS to
- * reserve, plat_copy (memcpy, a fence, a look for sleepers), a CAS to
- * publish, a look at the wait list; each plat_* access is an indirect call
+ * pair_chan_* paid, with coro_chan_new (~30x the ring), per operation the
+ * whole coro_select path: argument checks, the CAS/add-only choice looked
+ * up through the thread slot (and, in a plain thread, the core's
+ * capabilities), a CAS to reserve, plat_copy (memcpy, a fence, a look for
+ * sleepers), a CAS to publish, a look at the wait list. The SPSC path pays
+ * a timed store to reserve, a state load, plat_copy, a store to publish
+ * and the wait-list look (the other side's counter cached); each plat_* access is an indirect call
  * into the backend, and every write also looks for sleeping pollers. The
  * ring's push + pop is a few plain loads and stores in one cache line.
  * pair_chan_coro_sleeper was 100-200x pair_chan_coro when the native backend
@@ -113,10 +118,11 @@
  * expected at or a little below CAS; rollbacks are rare with two
  * executors. Natively the add-only backoff after a rollback is
  * plat_work_cycles, a no-op, so contenders retry at once. spsc_threads_chan
- * runs at 0.1-0.5x the ring: four locked operations and two fences per
- * message against the ring's two plain stores. The ring itself swings the
- * most (min and max 50x apart): a consumer that falls behind drains up to
- * 64 slots per index line, so its rate depends on the host's mode.
+ * ran at 0.1-0.5x the ring with coro_chan_new: four locked operations and
+ * two fences per message against the ring's two plain stores; the SPSC path
+ * has no locked operation but still three sequentially consistent stores. The ring itself swings
+ * the most (min and max 50x apart): a consumer that falls behind drains up to 64 slots per index
+ * line, so its rate depends on the host's mode.
  */
 #define _GNU_SOURCE
 #define BENCH_NAME "bench/coro"
@@ -673,8 +679,8 @@ int main(void)
     }
     uc.stack_a = malloc(UC_STACK);
     uc.stack_b = malloc(UC_STACK);
-    pr.ch = coro_chan_new(sizeof(int), RING_CAP);
-    sp.ch = coro_chan_new(sizeof(int), RING_CAP);
+    pr.ch = coro_chan_new_spsc(sizeof(int), RING_CAP);
+    sp.ch = coro_chan_new_spsc(sizeof(int), RING_CAP);
     mp.all = malloc(MAP_BYTES);
     for (int k = 0; k < NCONS; k++) mp.cons[k].map = malloc(MAP_BYTES);
     if (!uc.stack_a || !uc.stack_b || !pr.ch || !sp.ch || !mp.all) fail("out of memory");

@@ -26,10 +26,13 @@ struct coro_chan {
      * reads and nobody writes (state: only at close), the wait lists and
      * their lengths, the statistics. In simulation the layout is free. */
     _Alignas(64) uint64_t write, to_write;
+    uint64_t rcache; /* SPSC: to_read as the producer last saw it */
     _Alignas(64) uint64_t read, to_read;
+    uint64_t wcache; /* SPSC: to_write as the consumer last saw it */
     _Alignas(64) unsigned char *buffer;
     uint64_t elem_size, capacity;
     uint64_t state;
+    bool spsc; /* one producer, one consumer (coro_chan_new_spsc) */
     /* read_wait (producers waiting for a read) and write_wait (consumers
      * waiting for a write), their lengths (read without the lock), and the
      * lock. */
@@ -54,6 +57,13 @@ coro_chan *coro_chan_new(size_t elem_size, size_t capacity)
     return ch;
 }
 
+coro_chan *coro_chan_new_spsc(size_t elem_size, size_t capacity)
+{
+    coro_chan *ch = coro_chan_new(elem_size, capacity);
+    if (ch) ch->spsc = true;
+    return ch;
+}
+
 void coro_chan_free(coro_chan *ch)
 {
     if (!ch) return;
@@ -74,6 +84,7 @@ void coro_chan_stats(coro_chan *ch, struct coro_chan_stats *st)
     st->wakeups = __atomic_load_n(&ch->st.wakeups, __ATOMIC_RELAXED);
     st->sends = __atomic_load_n(&ch->to_write, __ATOMIC_RELAXED);
     st->recvs = __atomic_load_n(&ch->to_read, __ATOMIC_RELAXED);
+    st->spsc = ch->spsc;
 }
 
 /* ---- one attempt ----------------------------------------------------------------- */
@@ -174,6 +185,53 @@ static int attempt(coro_chan *ch, int s, void *elem, bool cas, bool thread)
 }
 
 /* ---- waiting and waking ----------------------------------------------------------- */
+
+static void wake_one(coro_chan *ch, int l);
+
+/* One attempt of the only producer (consumer) of an SPSC channel: nobody
+ * else moves its side's counters, so there is no turn to take and no CAS or
+ * add. Its own counter it reads back plainly; the other side's it caches,
+ * and reads again (a timed load) only when the cached value says full
+ * (empty). `write` and `to_write` (`read`, `to_read`) stay equal between
+ * operations, so attempt() may take over (a select, a blocking wait).
+ * 1: done; 0: full (empty); CORO_ECLOSED. */
+static int spsc_attempt(coro_chan *ch, int s, void *elem)
+{
+    if (s == SEND) {
+        uint64_t pos = __atomic_load_n(&ch->write, __ATOMIC_RELAXED);
+        if (pos - ch->rcache >= ch->capacity) {
+            ch->rcache = plat_load64(&ch->to_read);
+            if (pos - ch->rcache >= ch->capacity)
+                return plat_load64(&ch->state) != CH_OPEN ? CORO_ECLOSED : 0;
+        }
+        /* Reserve, then look at the state: with the closer's store of
+         * CLOSING and load of `write` (all sequentially consistent), either
+         * it waits for this send or this send sees CLOSING. */
+        plat_store64(&ch->write, pos + 1);
+        if (plat_load64(&ch->state) != CH_OPEN) {
+            plat_store64(&ch->write, pos);
+            return CORO_ECLOSED;
+        }
+        plat_copy(ch->buffer + (pos % ch->capacity) * ch->elem_size, elem, ch->elem_size);
+        plat_store64(&ch->to_write, pos + 1); /* publishes the element */
+        return 1;
+    }
+    uint64_t pos = __atomic_load_n(&ch->read, __ATOMIC_RELAXED);
+    if (ch->wcache <= pos) { /* below: attempt() took elements past the cache */
+        ch->wcache = plat_load64(&ch->to_write);
+        if (ch->wcache == pos) {
+            /* CLOSED means no send is in flight: empty now is empty for good. */
+            if (plat_load64(&ch->state) == CH_CLOSED && pos == plat_load64(&ch->to_write))
+                return CORO_ECLOSED;
+            return 0;
+        }
+    }
+    plat_copy(elem, ch->buffer + (pos % ch->capacity) * ch->elem_size, ch->elem_size);
+    /* Only this consumer reads `read` (ready(), attempt()): no timed store. */
+    __atomic_store_n(&ch->read, pos + 1, __ATOMIC_RELAXED);
+    plat_store64(&ch->to_read, pos + 1); /* gives the slot back */
+    return 1;
+}
 
 /* Wake one waiter of list `l` (after the other side made room or data). */
 static void wake_one(coro_chan *ch, int l)
@@ -317,6 +375,18 @@ int coro_select(struct coro_case *cs, int n, uint64_t timeout_ns)
 
 static int one(coro_chan *ch, enum coro_op op, void *elem, uint64_t timeout_ns)
 {
+    if (ch && elem && ch->spsc) {
+        /* The common case without coro_select's set-up, the executor
+         * lookup or the random start; a wait goes the general way. */
+        int s = op == CORO_SEND ? SEND : RECV;
+        int r = spsc_attempt(ch, s, elem);
+        if (r == 1) {
+            wake_one(ch, s == SEND ? RECV : SEND);
+            return CORO_OK;
+        }
+        if (r == CORO_ECLOSED) return r;
+        if (!timeout_ns) return CORO_EAGAIN;
+    }
     struct coro_case c = {ch, op, elem};
     int r = coro_select(&c, 1, timeout_ns);
     return r == 0 ? CORO_OK : r;

@@ -30,7 +30,9 @@
  *   Producers (and consumers) take turns through write/to_write (read/
  *   to_read) with compare-and-swap where the calling core has it (the
  *   paper's Algorithm 2) and with add-only atomics and rollback where it
- *   has not (Algorithm 3); coro_chan_stats counts the rollbacks.
+ *   has not (Algorithm 3); coro_chan_stats counts the rollbacks. A channel
+ *   made with coro_chan_new_spsc (one producer, one consumer) skips the
+ *   turns: no CAS or add, two timed stores and a load or two per operation.
  *   A coroutine that finds the channel full (empty) is swapped out onto its
  *   wait list, and the next consumer (producer) wakes it: the paper's
  *   mutual wake-up. A plain thread waits by polling instead.
@@ -116,6 +118,13 @@ typedef struct coro_chan coro_chan;
 
 /* A channel of `capacity` elements of elem_size bytes in shared memory. */
 coro_chan *coro_chan_new(size_t elem_size, size_t capacity);
+/* The same for exactly one producer and one consumer (a coroutine or a
+ * thread each, for the channel's life): as the paper notes, that needs no
+ * synchronisation between producers, so sends and receives take no CAS or
+ * add, only timed loads and stores (and the other side's counter is
+ * cached). A second producer or consumer is undefined behaviour. Select,
+ * blocking and close work as on any channel. */
+coro_chan *coro_chan_new_spsc(size_t elem_size, size_t capacity);
 void coro_chan_free(coro_chan *ch);
 
 /* Block while full (empty), then copy one element in (out). */
@@ -134,6 +143,7 @@ struct coro_chan_stats {
     uint64_t retries;         /* turns lost to another producer/consumer */
     uint64_t rollbacks;       /* add-only attempts undone (Algorithm 3) */
     uint64_t blocks, wakeups; /* coroutines swapped out / woken by the other side */
+    uint64_t spsc;            /* 1: made by coro_chan_new_spsc (takes no turns) */
 };
 void coro_chan_stats(coro_chan *ch, struct coro_chan_stats *st);
 
