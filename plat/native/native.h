@@ -142,6 +142,16 @@ int nat_job_shm_name(const char *name, char *out, size_t n);
  * catches plain C stores and can be rare. */
 #define NAT_SHM_RECHECK_NS 20000000u
 
+/* The CPU's spin-wait hint, between two looks at a word another CPU writes. */
+static inline void nat_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 uint64_t nat_now(void);
 /* now + timeout, saturating at PLAT_FOREVER. */
 uint64_t nat_deadline(uint64_t timeout_ns);

@@ -70,15 +70,6 @@ void nat_mutex_init(plat_mutex *m, unsigned flags)
     x->spin = (flags & PLAT_MUTEX_ROBUST) != 0;
 }
 
-static inline void cpu_pause(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 /* Is the lock word free? glibc's robust mutexes ignore the adaptive type:
  * a contended lock goes straight to futex_wait and its unlock to
  * futex_wake (docs/performance.md, MCAPI packet channel: half the time in
@@ -106,7 +97,7 @@ int nat_mutex_lock(plat_mutex *m)
     int rc = EBUSY;
     for (unsigned i = 0; x->spin && i < NAT_ROBUST_SPINS; i++) {
         if (looks_free(x) && (rc = pthread_mutex_trylock(&x->m)) != EBUSY) break;
-        cpu_pause();
+        nat_pause();
     }
     if (rc == EBUSY) rc = pthread_mutex_lock(&x->m);
     if (rc == 0) return PLAT_OK;

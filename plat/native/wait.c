@@ -51,15 +51,6 @@ uint64_t nat_deadline(uint64_t timeout_ns)
     return timeout_ns >= PLAT_FOREVER - now ? PLAT_FOREVER : now + timeout_ns;
 }
 
-static inline void cpu_pause(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 /* The store-load barrier between "I changed the condition" and "does anybody
  * sleep?" (and, on the waiter's side, "I sleep" and "is it ready?"). TSan
  * cannot model fences, so there the same order comes from an RMW on the
@@ -97,7 +88,7 @@ int nat_wait(struct nat_wq *w, bool shared, uint64_t recheck_ns, nat_ready_fn re
     uint64_t spin_end = deadline - now < NAT_SPIN_NS ? deadline : now + NAT_SPIN_NS;
 
     for (unsigned i = 1;; i++) {
-        cpu_pause();
+        nat_pause();
         if (ready(arg)) return PLAT_OK;
         if (i % 64 == 0 && nat_now() >= spin_end) break;
     }
