@@ -402,6 +402,14 @@ static void case_select_fair(void *arg)
 
 #define TH_N 500
 
+/* The channel core 0 made and left on the board. */
+static coro_chan *board_chan(uint64_t *board)
+{
+    uint64_t v;
+    while (!(v = plat_load64(&board[0]))) plat_poll64(&board[0], 0, HARNESS_WAIT_NS);
+    return (coro_chan *)(uintptr_t)v;
+}
+
 static void case_threads(void *arg)
 {
     (void)arg;
@@ -415,9 +423,7 @@ static void case_threads(void *arg)
         coro_chan_free(ch);
         return;
     }
-    uint64_t v;
-    while (!(v = plat_load64(&board[0]))) plat_poll64(&board[0], 0, HARNESS_WAIT_NS);
-    coro_chan *ch = (coro_chan *)(uintptr_t)v;
+    coro_chan *ch = board_chan(board);
     uint32_t want = 0, got;
     int st;
     while ((st = coro_chan_recv(ch, &got)) == CORO_OK) ck_assert_uint_eq(got, want++);
@@ -455,9 +461,7 @@ static void spsc_threads(long n)
         coro_chan_free(ch);
         return;
     }
-    uint64_t v;
-    while (!(v = plat_load64(&board[0]))) plat_poll64(&board[0], 0, HARNESS_WAIT_NS);
-    coro_chan *ch = (coro_chan *)(uintptr_t)v;
+    coro_chan *ch = board_chan(board);
     uint64_t want = 0, got;
     int st;
     while ((st = coro_chan_recv(ch, &got)) == CORO_OK) ck_assert_uint_eq(got, want++);
