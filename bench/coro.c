@@ -14,10 +14,13 @@
  *
  *   switch_coro_yield   two coroutines on one executor (W0) call coro_yield
  *                       in turn: mean ns per yield. One yield is one
- *                       HAND-OVER from a coroutine to the next and costs TWO
- *                       context switches (coroutine -> executor loop ->
- *                       next coroutine) plus the executor's queue work.
- *   switch_coro_switch  the same rounds / 2: ns per context switch.
+ *                       HAND-OVER from a coroutine to the next: the yielder
+ *                       does the executor loop's look for work (its inbox
+ *                       counter, timers, run queue) and switches straight to
+ *                       the next coroutine, ONE context switch.
+ *   switch_coro_switch  the same rounds: ns per context switch (a yield
+ *                       made two switches, through the executor's context,
+ *                       before coro/exec.c's direct hand-over).
  *   switch_ucontext     two ucontexts on W0 ping-pong with swapcontext: mean
  *                       ns per swapcontext, which is one switch AND one
  *                       hand-over (it jumps straight to the other context;
@@ -85,7 +88,7 @@
  * swapcontext, which on this paravirtualised guest costs 1-2 us, not the
  * ~220 ns of a bare-metal system call; the coro switch is a few register
  * pushes plus MXCSR/x87 control-word save and restore, and a yield adds the
- * executor's queue work, so expect ~20x per hand-over and ~40x per switch.
+ * look for work, so expect ~20-40x per hand-over (= per switch).
  * pair_chan_* paid, with coro_chan_new (~30x the ring), per operation the
  * whole coro_select path: argument checks, the CAS/add-only choice looked
  * up through the thread slot (and, in a plain thread, the core's
@@ -718,7 +721,7 @@ int main(void)
     report("cacheline_rtt", res.line, "ns", "%.1f");
 
     double per_switch[ROUNDS];
-    for (int r = 0; r < ROUNDS; r++) per_switch[r] = res.sw[SW_CORO][r] / 2;
+    for (int r = 0; r < ROUNDS; r++) per_switch[r] = res.sw[SW_CORO][r]; /* one per yield */
     double yield = report("switch_coro_yield", res.sw[SW_CORO], "ns", "%.1f");
     double sw1 = report("switch_coro_switch", per_switch, "ns", "%.1f");
     double ucm = report("switch_ucontext", res.sw[SW_UC], "ns", "%.1f");

@@ -105,6 +105,8 @@ struct cr_exec {
     struct coro *timers; /* by deadline */
     uint64_t drained;    /* iseq when the inbox was last taken */
     uint64_t switch_cycles;
+    bool idle;         /* the running coroutine's look found no work ... */
+    uint64_t idle_seq; /* ... at this iseq */
 };
 
 struct coro_rt {

@@ -148,6 +148,68 @@ static void case_sleep(void *arg)
     ct_run(sched_sleep, NULL, NULL);
 }
 
+/* ---- a yielder that hands over to itself still takes posts and timers ----- */
+
+/* The yielder is alone in its run queue, so each yield finds itself next: the
+ * executor's own loop never runs while it spins, and the look a yield makes
+ * must take the inbox (a spawn from executor 1) and the sleeper's timer. */
+struct spin {
+    coro_rt *rt;
+    uint64_t posted, timed; /* set by the spawned coroutine and the sleeper */
+    uint64_t yields;
+    bool saw; /* the yielder saw both before its deadline */
+};
+
+static void spin_posted(void *arg)
+{
+    plat_store64(&((struct spin *)arg)->posted, 1);
+}
+
+static void spin_poster(void *arg)
+{
+    struct spin *s = arg;
+    coro_sleep_ns(200000);
+    coro_join(coro_spawn_on(s->rt, 0, spin_posted, s));
+}
+
+static void spin_sleeper(void *arg)
+{
+    coro_sleep_ns(300000);
+    plat_store64(&((struct spin *)arg)->timed, 1);
+}
+
+static void spin_yielder(void *arg)
+{
+    struct spin *s = arg;
+    uint64_t end = plat_now_ns() + HARNESS_WAIT_NS;
+    while (!(plat_load64(&s->posted) && plat_load64(&s->timed)) && plat_now_ns() < end) {
+        s->yields++;
+        coro_yield();
+    }
+    s->saw = plat_load64(&s->posted) && plat_load64(&s->timed);
+}
+
+static void sched_spin(coro_rt *rt, void *arg)
+{
+    (void)arg;
+    struct spin s = {rt, 0, 0, 0, false};
+    coro *sl = coro_spawn_on(rt, 0, spin_sleeper, &s);
+    coro *y = coro_spawn_on(rt, 0, spin_yielder, &s);
+    coro *p = coro_spawn_on(rt, 1, spin_poster, &s);
+    coro_join(y);
+    coro_join(p);
+    coro_join(sl);
+    ck_assert_msg(s.saw, "the yielder spun %llu yields and saw posted=%d timed=%d",
+                  (unsigned long long)s.yields, (int)plat_load64(&s.posted),
+                  (int)plat_load64(&s.timed));
+}
+
+static void case_spin(void *arg)
+{
+    (void)arg;
+    ct_run(sched_spin, NULL, NULL);
+}
+
 /* ---- join across executors, from a coroutine; spawn from a coroutine -------- */
 
 struct family {
@@ -253,6 +315,7 @@ static const struct harness_case cases[] = {
     {.name = "yield_order", .core = case_yield, .cores = 2},
     {.name = "switch_keeps_registers", .core = case_regs, .cores = 2},
     {.name = "sleep", .core = case_sleep, .cores = 2},
+    {.name = "yield_takes_posts_and_timers", .core = case_spin, .cores = 3},
     {.name = "join_across", .core = case_join, .cores = 3},
     {.name = "placement_by_load", .core = case_place, .cores = 5},
     {.name = "bad_arguments", .core = case_misuse_name, .cores = 1},
