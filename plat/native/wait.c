@@ -158,13 +158,20 @@ static struct nat_wq *span_wq(const struct nat_span *sp, uintptr_t a)
     return span_queue(sp, span_bucket(sp, a));
 }
 
+/* After a sequentially consistent write of p (store, CAS, add): that write
+ * and the load of poll_waiters are ordered, so nobody counted means nobody
+ * who could have missed the write is asleep. */
 void nat_poll_wake(const void *p)
 {
     const struct nat_span *sp = nat_shm_span(p);
-    if (sp)
+    if (sp) {
         nat_wake_sc(span_wq(sp, (uintptr_t)p), true);
-    else
-        nat_wake_sc(nat_poll_wq(p), false);
+        return;
+    }
+#ifndef __SANITIZE_THREAD__
+    if (!__atomic_load_n(&poll_waiters, __ATOMIC_SEQ_CST)) return;
+#endif
+    nat_wake_sc(nat_poll_wq(p), false);
 }
 
 int nat_poll_wait(const void *addr, nat_ready_fn ready, const void *arg, uint64_t timeout_ns)
@@ -223,12 +230,18 @@ void nat_poll_wake_range(const void *p, size_t n)
         span_wake_range(sp, (uintptr_t)p & ~(uintptr_t)7, last < sp->hi ? last : sp->hi - 1);
         return;
     }
-    /* Nobody polls at all: one look, whatever the length. */
+    /* Nobody polls at all: one look, whatever the length. No store-load
+     * fence before it (a full fence per copy was most of a small copy's
+     * cost): a poller that falls asleep while the copy is being made may
+     * not be woken, and finds the bytes at its next recheck
+     * (NAT_POLL_RECHECK_NS), as it would after a plain C store. plat.h
+     * tells a reader that needs all of dst to wait for a plat_store64
+     * made after the copy, and that store does wake it. */
 #ifdef __SANITIZE_THREAD__
     if (!__atomic_fetch_add(&poll_waiters, 0, __ATOMIC_SEQ_CST)) return;
 #else
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (!__atomic_load_n(&poll_waiters, __ATOMIC_RELAXED)) return;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST); /* for wake_fenced's looks */
 #endif
     /* The words the range touches, exactly: a bucket woken for nothing
      * costs its sleepers a system call each. */
