@@ -24,6 +24,19 @@
 
 #define BENCH_MAX_ROUNDS 64
 
+/* The benchmarks take no arguments: --help (-h) prints usage and what is
+ * measured (what: lines ending in a newline) and exits 0; anything else is
+ * an error, exit status 2. */
+static inline void bench_args(int argc, char **argv, const char *what)
+{
+    if (argc < 2) return;
+    int help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
+    if (!help) fprintf(stderr, BENCH_NAME ": unknown argument '%s' (it takes none)\n", argv[1]);
+    fprintf(help ? stdout : stderr, "usage: %s\n%sCSV metric,value,unit on stdout.\n", argv[0],
+            what);
+    exit(help ? 0 : 2);
+}
+
 static inline uint64_t now_ns(void)
 {
     struct timespec ts;

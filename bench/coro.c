@@ -666,8 +666,13 @@ static struct {
     double spsc[NSPSC][ROUNDS];
 } res;
 
-int main(void)
+int main(int argc, char **argv)
 {
+    bench_args(argc, argv,
+               "The coro library against its floors, interleaved round by round: a\n"
+               "coroutine switch against glibc's swapcontext, channel send + receive\n"
+               "against a bare SPSC ring (one thread, a coroutine, two threads), and\n"
+               "the MPMC channel under contention. Metrics: the header of bench/coro.c.\n");
     int cpu[2];
     pick_cpus(cpu);
     signal(SIGALRM, watchdog);
