@@ -31,6 +31,7 @@ struct coro_chan {
     uint64_t wcache; /* SPSC: to_write as the consumer last saw it */
     _Alignas(64) unsigned char *buffer;
     uint64_t elem_size, capacity;
+    uint64_t mask; /* capacity - 1 for a power of two (no division), else ~0 */
     uint64_t state;
     bool spsc; /* one producer, one consumer (coro_chan_new_spsc) */
     /* read_wait (producers waiting for a read) and write_wait (consumers
@@ -54,7 +55,16 @@ coro_chan *coro_chan_new(size_t elem_size, size_t capacity)
     }
     ch->elem_size = elem_size;
     ch->capacity = capacity;
+    ch->mask = (capacity & (capacity - 1)) == 0 ? capacity - 1 : ~(uint64_t)0;
     return ch;
+}
+
+/* The buffer slot of position pos. A 64-bit division costs more than the
+ * rest of an SPSC operation's own code. */
+static unsigned char *slot_at(const coro_chan *ch, uint64_t pos)
+{
+    uint64_t i = ch->mask != ~(uint64_t)0 ? pos & ch->mask : pos % ch->capacity;
+    return ch->buffer + i * ch->elem_size;
 }
 
 coro_chan *coro_chan_new_spsc(size_t elem_size, size_t capacity)
@@ -169,7 +179,7 @@ static int attempt(coro_chan *ch, int s, void *elem, bool cas, bool thread)
             undo(head, pos, cas);
             return CORO_ECLOSED;
         }
-        unsigned char *slot = ch->buffer + (pos % ch->capacity) * ch->elem_size;
+        unsigned char *slot = slot_at(ch, pos);
         if (s == SEND)
             plat_copy(slot, elem, ch->elem_size);
         else
@@ -212,7 +222,7 @@ static int spsc_attempt(coro_chan *ch, int s, void *elem)
             plat_store64(&ch->write, pos);
             return CORO_ECLOSED;
         }
-        plat_copy(ch->buffer + (pos % ch->capacity) * ch->elem_size, elem, ch->elem_size);
+        plat_copy(slot_at(ch, pos), elem, ch->elem_size);
         plat_store64(&ch->to_write, pos + 1); /* publishes the element */
         return 1;
     }
@@ -226,7 +236,7 @@ static int spsc_attempt(coro_chan *ch, int s, void *elem)
             return 0;
         }
     }
-    plat_copy(elem, ch->buffer + (pos % ch->capacity) * ch->elem_size, ch->elem_size);
+    plat_copy(elem, slot_at(ch, pos), ch->elem_size);
     /* Only this consumer reads `read` (ready(), attempt()): no timed store. */
     __atomic_store_n(&ch->read, pos + 1, __ATOMIC_RELAXED);
     plat_store64(&ch->to_read, pos + 1); /* gives the slot back */
