@@ -278,6 +278,38 @@ static void case_close(void *arg)
     ct_run(sched_close, NULL, NULL);
 }
 
+/* ---- capacities that are and are not powers of two wrap in order ------------- */
+
+/* Fill, drain part, fill again: positions wrap the buffer many times, and
+ * every element comes out once, in order, whichever way the slot is found. */
+static void wrap_check(coro_chan *ch, uint64_t cap)
+{
+    uint64_t next_in = 0, next_out = 0, v;
+    for (int round = 0; round < 40; round++) {
+        while (coro_chan_try_send(ch, &next_in) == CORO_OK) next_in++;
+        ck_assert_uint_eq(next_in - next_out, cap);
+        for (uint64_t k = 0; k < (uint64_t)round % cap + 1; k++) {
+            ck_assert_int_eq(coro_chan_try_recv(ch, &v), CORO_OK);
+            ck_assert_uint_eq(v, next_out);
+            next_out++;
+        }
+    }
+    while (coro_chan_try_recv(ch, &v) == CORO_OK) ck_assert_uint_eq(v, next_out++);
+    ck_assert_uint_eq(next_out, next_in);
+    coro_chan_free(ch);
+}
+
+static void case_wrap(void *arg)
+{
+    (void)arg;
+    if (plat_core() != 0) return;
+    static const uint64_t caps[] = {1, 3, 4, 5, 8, 12};
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+        wrap_check(coro_chan_new(sizeof(uint64_t), caps[i]), caps[i]);
+        wrap_check(coro_chan_new_spsc(sizeof(uint64_t), caps[i]), caps[i]);
+    }
+}
+
 /* ---- try and the argument checks ----------------------------------------------- */
 
 static void case_try(void *arg)
@@ -527,6 +559,7 @@ static const struct harness_case cases[] = {
      .backends = HARNESS_NATIVE},
     {.name = "chan_close", .core = case_close, .cores = 2},
     {.name = "chan_try", .core = case_try, .cores = 1},
+    {.name = "chan_wraps", .core = case_wrap, .cores = 1},
     {.name = "chan_select", .core = case_select, .cores = 3},
     {.name = "chan_select_fair", .core = case_select_fair, .cores = 1},
     {.name = "chan_threads", .core = case_threads, .cores = 2},
