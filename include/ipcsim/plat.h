@@ -23,7 +23,8 @@
  *
  *   Natively, a thread that was not started by a run (e.g. a plain program's
  *   main thread) becomes a core of its own the first time it calls here, with
- *   every capability.
+ *   every capability (plat_load64, plat_store64 and plat_copy act on their
+ *   address alone: they neither make the thread a core nor need it to be one).
  *
  * JOBS (native)
  *   A run may also span processes: a launcher (mpirun) starts each process

@@ -207,6 +207,7 @@ static void test_random(const struct harness_env *env)
 /* ---- adopted threads (native) ------------------------------------------------ */
 
 struct adopted {
+    bool mem_ok;
     int core;
     unsigned caps;
     double clock;
@@ -215,6 +216,12 @@ struct adopted {
 static void *adopted_thread(void *arg)
 {
     struct adopted *a = arg;
+    /* Memory accesses first: they work before the thread is a core, and
+     * the first call that needs one still makes it one. */
+    uint64_t w = 0, c = 0;
+    plat_store64(&w, 7);
+    plat_copy(&c, &w, sizeof c);
+    a->mem_ok = plat_load64(&c) == 7;
     a->core = plat_core();
     a->caps = plat_core_caps(a->core);
     a->clock = plat_core_clock_mhz(a->core);
@@ -234,6 +241,7 @@ static void test_adopted(const struct harness_env *env)
     ck_assert_int_ge(a.core, 0);
     ck_assert_int_ge(b.core, 0);
     ck_assert_int_ne(a.core, b.core);
+    ck_assert(a.mem_ok && b.mem_ok);
     ck_assert_uint_eq(a.caps, PT_ALL_CAPS);
     ck_assert_uint_eq(b.caps, PT_ALL_CAPS);
     ck_assert_double_eq(a.clock, 0.0);
