@@ -145,6 +145,7 @@ void mt_churn(void);
 void mt_pool(void);
 void mt_porting(void);
 void mt_crash(void);
+void mt_shm_repair(void);
 
 /* pool.c: node n of MT_DOMAIN with a packet pool of pkt_buffers packets and
  * pkt_pool_bytes bytes (0: the defaults). */

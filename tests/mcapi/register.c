@@ -22,4 +22,5 @@ void tests_register(void)
     mt_pool();
     mt_porting();
     mt_crash();
+    mt_shm_repair();
 }

@@ -239,7 +239,9 @@ void tp_pkts_put(struct tp_node *tp, uint32_t g);
 void tp_pkts_put_taken(struct tp_node *tp, uint32_t g);
 unsigned tp_pkts_free(struct tp_node *tp);
 /* The packet pool's lock was abandoned: its runs and count are what the
- * lengths say (a packet is allocated iff its first granule has a length). */
+ * lengths say (a packet is allocated iff its first granule has a length
+ * and a holder; a length without one, or a holder without one, was cut
+ * half way and is dropped). */
 void tp_pkts_repair(struct db *db);
 /* Free the packets node holds (received, or filled for a send) that no
  * queue holds and no receiver is taking (queued[g]: granule g starts a

@@ -203,7 +203,21 @@ void tp_pkts_repair(struct db *db)
     struct db_pkts *p = &db->pkt;
     unsigned char *base = (unsigned char *)db;
     struct db_run *runs = (struct db_run *)(base + p->at.run_at);
-    const uint32_t *len = (const uint32_t *)(base + p->at.len_at);
+    uint32_t *len = (uint32_t *)(base + p->at.len_at);
+    uint8_t *holder = base + p->at.holder_at;
+    unsigned char *arena = base + p->at.arena_at;
+    /* A get or a free cut between its stores of len and holder (in either
+     * order) left a length nobody holds, which no reclaim would free, or a
+     * holder of no packet: both are free granules. */
+    for (uint32_t g = 0; g < p->at.granules;) {
+        if (len[g] && !holder[g]) {
+            memset(arena + (size_t)g * MCAPI_PKT_POOL_GRANULE, 0,
+                   (size_t)len[g] * MCAPI_PKT_POOL_GRANULE);
+            len[g] = 0;
+        }
+        if (!len[g]) holder[g] = 0;
+        g += len[g] ? len[g] : 1;
+    }
     p->runs = p->live = 0;
     for (uint32_t g = 0; g < p->at.granules;) {
         if (len[g]) {
