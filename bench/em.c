@@ -296,16 +296,13 @@ static int run(int n, const int *cpus)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1) {
-        int help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
-        fprintf(help ? stdout : stderr,
-                "usage: %s\n"
-                "EM send -> schedule -> receive loop (%d EOs, %d events each, atomic queues)\n"
-                "against a bare plat_hwq push + pop, on 1, 2, 4, 8 pinned cores (those the\n"
-                "host has); CSV metric,value,unit on stdout\n",
-                argv[0], EOS, EVENTS_PER_EO);
-        return help ? 0 : 2;
-    }
+    char what[256];
+    snprintf(what, sizeof what,
+             "EM send -> schedule -> receive loop (%d EOs, %d events each, atomic queues)\n"
+             "against a bare plat_hwq push + pop, on 1, 2, 4, 8 pinned cores (those the\n"
+             "host has).\n",
+             EOS, EVENTS_PER_EO);
+    bench_args(argc, argv, what);
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     cpu_set_t set;
     int cpus[MAX_N], ncpu = 0;

@@ -14,6 +14,8 @@
 #endif
 #include <systemc>
 
+#define BENCH_NAME "bench/simspeed"
+#include "bench.h"
 #include "ipcsim/conf.h"
 #include "ipcsim/plat.h"
 #include "ipcsim/run.h"
@@ -127,8 +129,12 @@ void row(const char *metric, double v, const char *unit)
 
 } // namespace
 
-int main()
+int main(int argc, char **argv)
 {
+    bench_args(argc, argv,
+               "Host time per simulated DMA transfer on the ideal platform against one\n"
+               "bare SystemC wait(), interleaved round by round (IPCSIM_ROOT: where\n"
+               "platforms/ is, default .). Metrics: the header of bench/simspeed.cpp.\n");
     // One host CPU: no migrations in the middle of a measurement.
     cpu_set_t set;
     CPU_ZERO(&set);

@@ -518,8 +518,13 @@ static void write_topology(void)
     if (fclose(f) != 0) fail("cannot write %s", g.topo);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    bench_args(argc, argv,
+               "XMCAPI (MCAPI over loopback TCP) against raw TCP, interleaved round by\n"
+               "round: round trips of 4 B to 1 KiB (DIRECT, and at 4 B WAKE and PIPE\n"
+               "modes) and streams of 1 KiB to 64 KiB. Metrics: the header of\n"
+               "bench/xmcapi.c.\n");
     int cpu[2];
     pick_cpus(cpu);
     signal(SIGALRM, watchdog);

@@ -207,11 +207,31 @@ START_TEST(check_results_finds_moved_stale_and_missing)
 }
 END_TEST
 
+/* Every benchmark answers --help without running, and refuses what it does
+ * not take (bench/mcapi, xmcapi and simspeed once ran the whole benchmark
+ * on any argument). */
+START_TEST(each_bench_has_help)
+{
+    const char *benches[] = {"coro", "em", "mcapi", "mpi", "simspeed", "smpi", "xmcapi"};
+    for (size_t b = 0; b < sizeof benches / sizeof benches[0]; b++) {
+        struct cli_out r = cli_sh("%s/bench/%s --help", cli_build(), benches[b]);
+        ck_assert_msg(r.status == 0 && strstr(r.out, "usage:"), "bench/%s --help: exit %d\n%s%s",
+                      benches[b], r.status, r.out, r.err);
+        r = cli_sh("%s/bench/%s --no-such-option", cli_build(), benches[b]);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "no-such-option"),
+                      "bench/%s --no-such-option: exit %d\n%s%s", benches[b], r.status, r.out,
+                      r.err);
+    }
+    cli_done();
+}
+END_TEST
+
 void cli_register_commands(void)
 {
     Suite *s = harness_suite("cli");
     tcase_add_test(harness_tcase(s, "help"), help_names_every_command);
     tcase_add_test(harness_tcase(s, "command_help"), each_command_has_help);
+    tcase_add_test(harness_tcase(s, "bench_help"), each_bench_has_help);
     tcase_add_test(harness_tcase(s, "bad_command_lines"), bad_command_lines_exit_2);
     tcase_add_test(harness_tcase(s, "list"), list_shows_group_stem_and_title);
     tcase_add_test(harness_tcase(s, "apps"), apps_lists_roles_and_args);
