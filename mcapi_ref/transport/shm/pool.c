@@ -135,10 +135,14 @@ mcapi_status_t tp_pkts_get(struct tp_node *tp, size_t len, uint32_t *held)
     return st;
 }
 
+static void clear_at(unsigned char *arena, uint32_t g, uint32_t n)
+{
+    memset(arena + (size_t)g * MCAPI_PKT_POOL_GRANULE, 0, (size_t)n * MCAPI_PKT_POOL_GRANULE);
+}
+
 void tp_pkts_clear(struct tp_node *tp, uint32_t g)
 {
-    memset(tp->arena + (size_t)g * MCAPI_PKT_POOL_GRANULE, 0,
-           (size_t)tp->len[g] * MCAPI_PKT_POOL_GRANULE);
+    clear_at(tp->arena, g, tp->len[g]);
 }
 
 /* Give the run back in its place, merged with its neighbours; the caller
@@ -206,28 +210,27 @@ void tp_pkts_repair(struct db *db)
     uint32_t *len = (uint32_t *)(base + p->at.len_at);
     uint8_t *holder = base + p->at.holder_at;
     unsigned char *arena = base + p->at.arena_at;
-    /* A get or a free cut between its stores of len and holder (in either
-     * order) left a length nobody holds, which no reclaim would free, or a
-     * holder of no packet: both are free granules. */
-    for (uint32_t g = 0; g < p->at.granules;) {
-        if (len[g] && !holder[g]) {
-            memset(arena + (size_t)g * MCAPI_PKT_POOL_GRANULE, 0,
-                   (size_t)len[g] * MCAPI_PKT_POOL_GRANULE);
-            len[g] = 0;
-        }
-        if (!len[g]) holder[g] = 0;
-        g += len[g] ? len[g] : 1;
-    }
     p->runs = p->live = 0;
     for (uint32_t g = 0; g < p->at.granules;) {
+        /* A get or a free cut between its stores of len and holder (in
+         * either order) left a length nobody holds, which no reclaim would
+         * free, or a holder of no packet: both are free granules. */
+        if (len[g] && !holder[g]) {
+            clear_at(arena, g, len[g]);
+            len[g] = 0;
+        }
         if (len[g]) {
             p->live++;
             g += len[g];
             continue;
         }
-        uint32_t start = g;
-        while (g < p->at.granules && !len[g]) g++;
-        runs[p->runs++] = (struct db_run){start, g - start};
+        holder[g] = 0;
+        struct db_run *last = p->runs ? &runs[p->runs - 1] : NULL;
+        if (last && last->off + last->len == g)
+            last->len++;
+        else
+            runs[p->runs++] = (struct db_run){g, 1};
+        g++;
     }
 }
 
