@@ -123,7 +123,9 @@
  * plat_work_cycles, a no-op, so contenders retry at once. spsc_threads_chan
  * ran at 0.1-0.5x the ring with coro_chan_new: four locked operations and
  * two fences per message against the ring's two plain stores; the SPSC path
- * has no locked operation but still three sequentially consistent stores. The ring itself swings
+ * has no locked operation, and one store-load fence per send and per receive
+ * (its announce; the publish is a release store): 0.25-0.31x with a fence on
+ * every store, 0.54-0.59x after (docs/performance.md). The ring itself swings
  * the most (min and max 50x apart): a consumer that falls behind drains up to 64 slots per index
  * line, so its rate depends on the host's mode.
  */

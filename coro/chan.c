@@ -204,8 +204,20 @@ static void wake_one(coro_chan *ch, int l);
  * and reads again (a timed load) only when the cached value says full
  * (empty). `write` and `to_write` (`read`, `to_read`) stay equal between
  * operations, so attempt() may take over (a select, a blocking wait).
- * 1: done; 0: full (empty); CORO_ECLOSED. */
-static int spsc_attempt(coro_chan *ch, int s, void *elem)
+ *
+ * One store-load order per operation, the store of `write` (`read`) that
+ * announces it: the closer stores CLOSING and then loads `write`; a waiter
+ * counts itself in nwait and then loads the other side's announce counter
+ * (ready()). After that store the operation loads the state and nwait, so
+ * either the closer waits for the send, or the send sees CLOSING; either
+ * the waiter stays awake (and retries until the element or slot is
+ * published), or the operation wakes it. The publishing store of
+ * `to_write` (`to_read`) needs only release order: a store-load fence on a
+ * line the other side reads is most of what a message costs between two
+ * CPUs (the issue-20 profile, docs/performance.md).
+ * 1: done; 0: full (empty); CORO_ECLOSED. *wake: a waiter of the other side
+ * is to be woken. */
+static int spsc_attempt(coro_chan *ch, int s, void *elem, bool *wake)
 {
     if (s == SEND) {
         uint64_t pos = __atomic_load_n(&ch->write, __ATOMIC_RELAXED);
@@ -214,16 +226,14 @@ static int spsc_attempt(coro_chan *ch, int s, void *elem)
             if (pos - ch->rcache >= ch->capacity)
                 return plat_load64(&ch->state) != CH_OPEN ? CORO_ECLOSED : 0;
         }
-        /* Reserve, then look at the state: with the closer's store of
-         * CLOSING and load of `write` (all sequentially consistent), either
-         * it waits for this send or this send sees CLOSING. */
-        plat_store64(&ch->write, pos + 1);
+        plat_store64(&ch->write, pos + 1); /* announces the send */
         if (plat_load64(&ch->state) != CH_OPEN) {
             plat_store64(&ch->write, pos);
             return CORO_ECLOSED;
         }
+        *wake = plat_load64(&ch->nwait[RECV]) != 0;
         plat_copy(slot_at(ch, pos), elem, ch->elem_size);
-        plat_store64(&ch->to_write, pos + 1); /* publishes the element */
+        plat_store64_release(&ch->to_write, pos + 1); /* publishes the element */
         return 1;
     }
     uint64_t pos = __atomic_load_n(&ch->read, __ATOMIC_RELAXED);
@@ -236,10 +246,10 @@ static int spsc_attempt(coro_chan *ch, int s, void *elem)
             return 0;
         }
     }
+    plat_store64(&ch->read, pos + 1); /* announces the receive */
+    *wake = plat_load64(&ch->nwait[SEND]) != 0;
     plat_copy(elem, slot_at(ch, pos), ch->elem_size);
-    /* Only this consumer reads `read` (ready(), attempt()): no timed store. */
-    __atomic_store_n(&ch->read, pos + 1, __ATOMIC_RELAXED);
-    plat_store64(&ch->to_read, pos + 1); /* gives the slot back */
+    plat_store64_release(&ch->to_read, pos + 1); /* gives the slot back */
     return 1;
 }
 
@@ -283,13 +293,22 @@ static int side(const struct coro_case *c)
     return c->op == CORO_SEND ? SEND : RECV;
 }
 
-/* Would the case go ahead (or fail as closed) now? */
+/* Would the case go ahead (or fail as closed) now? On an SPSC channel it
+ * also says yes while the other side is between its announce and its
+ * publish (spsc_attempt), which is the hand-shake's half that keeps a
+ * waiter awake; the retry then waits for the publish. */
 static bool ready(const struct coro_case *c)
 {
     coro_chan *ch = c->ch;
-    if (side(c) == SEND)
-        return plat_load64(&ch->state) != CH_OPEN || room(ch, SEND, plat_load64(&ch->write));
-    return room(ch, RECV, plat_load64(&ch->read)) || plat_load64(&ch->state) == CH_CLOSED;
+    if (side(c) == SEND) {
+        if (plat_load64(&ch->state) != CH_OPEN) return true;
+        uint64_t pos = plat_load64(&ch->write);
+        if (ch->spsc) return pos - plat_load64(&ch->read) < ch->capacity;
+        return room(ch, SEND, pos);
+    }
+    uint64_t pos = plat_load64(&ch->read);
+    bool data = ch->spsc ? pos != plat_load64(&ch->write) : room(ch, RECV, pos);
+    return data || plat_load64(&ch->state) == CH_CLOSED;
 }
 
 /* Join the wait lists of every case, look again, and sleep unless one is
@@ -389,9 +408,10 @@ static int one(coro_chan *ch, enum coro_op op, void *elem, uint64_t timeout_ns)
         /* The common case without coro_select's set-up, the executor
          * lookup or the random start; a wait goes the general way. */
         int s = op == CORO_SEND ? SEND : RECV;
-        int r = spsc_attempt(ch, s, elem);
+        bool wake = false;
+        int r = spsc_attempt(ch, s, elem, &wake);
         if (r == 1) {
-            wake_one(ch, s == SEND ? RECV : SEND);
+            if (wake) wake_one(ch, s == SEND ? RECV : SEND);
             return CORO_OK;
         }
         if (r == CORO_ECLOSED) return r;

@@ -46,6 +46,7 @@
     XV(event_notify, (plat_event * ev), (ev))                                                      \
     X(uint64_t, load64, (const uint64_t *p), (p))                                                  \
     XV(store64, (uint64_t * p, uint64_t v), (p, v))                                                \
+    XV(store64_release, (uint64_t * p, uint64_t v), (p, v))                                        \
     X(bool, cas64, (uint64_t * p, uint64_t * expected, uint64_t desired), (p, expected, desired))  \
     X(uint64_t, fetch_add64, (uint64_t * p, uint64_t delta), (p, delta))                           \
     X(int, poll64, (const uint64_t *p, uint64_t old, uint64_t timeout_ns), (p, old, timeout_ns))   \

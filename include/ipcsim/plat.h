@@ -279,6 +279,15 @@ void plat_event_notify(plat_event *ev); /* advance the epoch, wake all waiters *
  * block that holds p, and a write wakes cores polling that address. */
 uint64_t plat_load64(const uint64_t *p);
 void plat_store64(uint64_t *p, uint64_t v);
+/* A release store, for publishing: a core that loads v also sees every
+ * store and copy the caller made before it. Unlike plat_store64 it is not
+ * ordered before the caller's later loads (natively no store-load fence,
+ * which stalls the caller when another core reads the line), so it cannot
+ * stand in a hand-shake where each side stores, then loads what the other
+ * stored; and natively a plat_poll64 of p that is falling asleep as it is
+ * made may see it only at the poller's periodic recheck, as with plat_copy.
+ * In simulation the same timed write as plat_store64. */
+void plat_store64_release(uint64_t *p, uint64_t v);
 /* Needs PLAT_CAP_CAS. On failure *expected receives the current value. */
 bool plat_cas64(uint64_t *p, uint64_t *expected, uint64_t desired);
 /* Needs PLAT_CAP_FETCH_ADD. Returns the old value (delta may "be negative",

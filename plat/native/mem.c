@@ -28,6 +28,14 @@ void nat_store64(uint64_t *p, uint64_t v)
     nat_poll_wake(p);
 }
 
+/* No store-load fence, so the look for sleepers is a copy's (it may miss
+ * one that is falling asleep; that one sees v at its recheck). */
+void nat_store64_release(uint64_t *p, uint64_t v)
+{
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+    nat_poll_wake_range(p, sizeof *p);
+}
+
 static void need_cap(unsigned cap, const char *call, const char *capname)
 {
     struct nat_ctx *c = nat_self()->core;

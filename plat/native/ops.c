@@ -14,7 +14,7 @@
  * time. */
 #define ADOPTS(name)                                                                               \
     (__builtin_strcmp(#name, "load64") != 0 && __builtin_strcmp(#name, "store64") != 0 &&          \
-     __builtin_strcmp(#name, "copy") != 0)
+     __builtin_strcmp(#name, "store64_release") != 0 && __builtin_strcmp(#name, "copy") != 0)
 #define ENTRY(ret, name, params, args)                                                             \
     static ret op_##name params                                                                    \
     {                                                                                              \

@@ -37,6 +37,14 @@ void sim_store64(uint64_t *p, uint64_t v)
     sim_access(t, OP_NONE, tlm::TLM_WRITE_COMMAND, aligned(p, "plat_store64"), v, 0);
 }
 
+// The kernel runs one core at a time, so every access is already ordered:
+// the same transaction as plat_store64.
+void sim_store64_release(uint64_t *p, uint64_t v)
+{
+    Thread &t = self();
+    sim_access(t, OP_NONE, tlm::TLM_WRITE_COMMAND, aligned(p, "plat_store64_release"), v, 0);
+}
+
 bool sim_cas64(uint64_t *p, uint64_t *expected, uint64_t desired)
 {
     Thread &t = self();

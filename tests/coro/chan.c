@@ -468,11 +468,11 @@ static void case_threads(void *arg)
 
 #define SPSC_TH_N 200000
 
-static void spsc_threads(long n)
+static void spsc_threads(long n, size_t cap)
 {
     uint64_t *board = harness_board();
     if (plat_core() == 0) {
-        coro_chan *ch = coro_chan_new_spsc(sizeof(uint64_t), 8);
+        coro_chan *ch = coro_chan_new_spsc(sizeof(uint64_t), cap);
         plat_store64(&board[0], (uint64_t)(uintptr_t)ch);
         for (uint64_t i = 0; i < (uint64_t)n; i++) {
             int st;
@@ -506,13 +506,23 @@ static void spsc_threads(long n)
 static void case_spsc_threads(void *arg)
 {
     (void)arg;
-    spsc_threads(TH_N);
+    spsc_threads(TH_N, 8);
 }
 
 static void case_spsc_stress(void *arg)
 {
     (void)arg;
-    spsc_threads(SPSC_TH_N);
+    spsc_threads(SPSC_TH_N, 8);
+}
+
+/* One slot: nearly every message finds the channel full or empty, so each
+ * side keeps joining the wait list while the other announces and publishes
+ * (the store-load hand-shake of spsc_attempt and ready()); a wake-up lost
+ * there leaves a side asleep for good and the case times out. */
+static void case_spsc_stress_one_slot(void *arg)
+{
+    (void)arg;
+    spsc_threads(SPSC_TH_N / 4, 1);
 }
 
 /* Simulated time of n try_send + try_recv pairs from a plain thread. */
@@ -568,6 +578,10 @@ static const struct harness_case cases[] = {
     {.name = "chan_spsc_threads", .core = case_spsc_threads, .cores = 2},
     {.name = "chan_spsc_cheaper", .core = case_spsc_cheaper, .cores = 1, .backends = HARNESS_SIM},
     {.name = "chan_spsc_stress", .core = case_spsc_stress, .cores = 2, .backends = HARNESS_NATIVE},
+    {.name = "chan_spsc_stress_one_slot",
+     .core = case_spsc_stress_one_slot,
+     .cores = 2,
+     .backends = HARNESS_NATIVE},
 };
 
 void ct_chan_cases(void)

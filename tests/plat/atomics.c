@@ -1,4 +1,5 @@
-/* atomics.c -- plat_load64/store64/cas64/fetch_add64, plat_poll64, plat_copy. */
+/* atomics.c -- plat_load64/store64/store64_release/cas64/fetch_add64, plat_poll64,
+ * plat_copy. */
 #include "pt.h"
 
 #include <string.h>
@@ -71,6 +72,48 @@ static void case_load_store(void *arg)
             plat_store64(&board[2], i);
         }
     }
+}
+
+/* plat_store64_release publishes what the core copied and stored before it
+ * (data, then the flag, n times; each round acknowledged); in simulation
+ * it is the same timed write as plat_store64. */
+static void case_store_release(void *arg)
+{
+    bool sim = pt_sim(arg);
+    uint64_t *board = harness_board();
+    const uint64_t n = 200;
+    enum { W = 8 };
+    if (plat_core() == 0) {
+        uint64_t data[W];
+        for (uint64_t i = 1; i <= n; i++) {
+            for (int k = 0; k < W; k++) data[k] = i * 0x0101010101010101ull + (uint64_t)k;
+            plat_copy(&board[8], data, sizeof data);
+            plat_store64_release(&board[0], i);
+            uint64_t ack;
+            while ((ack = plat_load64(&board[2])) != i)
+                ck_assert_int_eq(plat_poll64(&board[2], ack, HARNESS_WAIT_NS), PLAT_OK);
+        }
+        if (sim) {
+            uint64_t t0 = plat_now_ns();
+            plat_store64(&board[3], 1);
+            uint64_t t1 = plat_now_ns();
+            plat_store64_release(&board[3], 2);
+            uint64_t t2 = plat_now_ns();
+            ck_assert_uint_gt(t1 - t0, 0);
+            ck_assert_uint_eq(t2 - t1, t1 - t0);
+        }
+    } else {
+        for (uint64_t i = 1; i <= n; i++) {
+            uint64_t f;
+            while ((f = plat_load64(&board[0])) != i)
+                ck_assert_int_eq(plat_poll64(&board[0], f, HARNESS_WAIT_NS), PLAT_OK);
+            for (int k = 0; k < W; k++)
+                ck_assert_uint_eq(plat_load64(&board[8 + k]),
+                                  i * 0x0101010101010101ull + (uint64_t)k);
+            plat_store64(&board[2], i);
+        }
+    }
+    harness_barrier();
 }
 
 static void case_poll(void *arg)
@@ -164,6 +207,7 @@ void pt_atomics(void)
         {.name = "fetch_add", .core = case_fetch_add, .cores = 4},
         {.name = "cas", .core = case_cas, .cores = 4},
         {.name = "load_store", .core = case_load_store, .cores = 2},
+        {.name = "store_release", .core = case_store_release, .cores = 2},
         {.name = "poll64", .core = case_poll, .cores = 2},
         {.name = "copy", .core = case_copy, .cores = 2},
     };
