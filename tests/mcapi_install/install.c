@@ -115,7 +115,11 @@ START_TEST(example_xmcapi)
     ck_assert(inst_fits(topo, sizeof topo, "%s.yaml", exe));
     FILE *f = fopen(topo, "w");
     ck_assert_ptr_nonnull(f);
-    unsigned port = 40000u + (unsigned)(getpid() % 1000) * 20u + (unsigned)_i * 2u;
+    /* Below the kernel's ephemeral range (32768-60999 here): there an
+     * example that just exited can still hold the port with a closing
+     * client connection, and the bind fails "address in use" (seen in CI
+     * with 40000 + (pid % 1000) * 20). At most 10000 + 349 * 64 + 62. */
+    unsigned port = 10000u + (unsigned)(getpid() % 350) * 2u * MAX_EXAMPLES + (unsigned)_i * 2u;
     fprintf(f,
             "nodes:\n  - {domain: 1, node: 0, host: 127.0.0.1, port: %u}\n"
             "  - {domain: 1, node: 1, host: 127.0.0.1, port: %u}\n",
