@@ -211,13 +211,13 @@ static void wake_one(coro_chan *ch, int l);
  * (ready()). After that store the operation loads the state and nwait, so
  * either the closer waits for the send, or the send sees CLOSING; either
  * the waiter stays awake (and retries until the element or slot is
- * published), or the operation wakes it. The publishing store of
- * `to_write` (`to_read`) needs only release order: a store-load fence on a
- * line the other side reads is most of what a message costs between two
- * CPUs (the issue-20 profile, docs/performance.md).
- * 1: done; 0: full (empty); CORO_ECLOSED. *wake: a waiter of the other side
- * is to be woken. */
-static int spsc_attempt(coro_chan *ch, int s, void *elem, bool *wake)
+ * published), or the operation wakes it (wake_one's load of nwait, after
+ * the publish). The publishing store of `to_write` (`to_read`) needs only
+ * release order: a store-load fence on a line the other side reads is most
+ * of what a message costs between two CPUs (the issue-20 profile,
+ * docs/performance.md).
+ * 1: done; 0: full (empty); CORO_ECLOSED. */
+static int spsc_attempt(coro_chan *ch, int s, void *elem)
 {
     if (s == SEND) {
         uint64_t pos = __atomic_load_n(&ch->write, __ATOMIC_RELAXED);
@@ -231,7 +231,6 @@ static int spsc_attempt(coro_chan *ch, int s, void *elem, bool *wake)
             plat_store64(&ch->write, pos);
             return CORO_ECLOSED;
         }
-        *wake = plat_load64(&ch->nwait[RECV]) != 0;
         plat_copy(slot_at(ch, pos), elem, ch->elem_size);
         plat_store64_release(&ch->to_write, pos + 1); /* publishes the element */
         return 1;
@@ -247,7 +246,6 @@ static int spsc_attempt(coro_chan *ch, int s, void *elem, bool *wake)
         }
     }
     plat_store64(&ch->read, pos + 1); /* announces the receive */
-    *wake = plat_load64(&ch->nwait[SEND]) != 0;
     plat_copy(elem, slot_at(ch, pos), ch->elem_size);
     plat_store64_release(&ch->to_read, pos + 1); /* gives the slot back */
     return 1;
@@ -408,10 +406,9 @@ static int one(coro_chan *ch, enum coro_op op, void *elem, uint64_t timeout_ns)
         /* The common case without coro_select's set-up, the executor
          * lookup or the random start; a wait goes the general way. */
         int s = op == CORO_SEND ? SEND : RECV;
-        bool wake = false;
-        int r = spsc_attempt(ch, s, elem, &wake);
+        int r = spsc_attempt(ch, s, elem);
         if (r == 1) {
-            if (wake) wake_one(ch, s == SEND ? RECV : SEND);
+            wake_one(ch, s == SEND ? RECV : SEND);
             return CORO_OK;
         }
         if (r == CORO_ECLOSED) return r;

@@ -31,18 +31,22 @@ uint64_t sim_load64(const uint64_t *p)
     return sim_access(t, OP_NONE, tlm::TLM_READ_COMMAND, aligned(p, "plat_load64"), 0, 0);
 }
 
-void sim_store64(uint64_t *p, uint64_t v)
+static void store(uint64_t *p, uint64_t v, const char *call)
 {
     Thread &t = self();
-    sim_access(t, OP_NONE, tlm::TLM_WRITE_COMMAND, aligned(p, "plat_store64"), v, 0);
+    sim_access(t, OP_NONE, tlm::TLM_WRITE_COMMAND, aligned(p, call), v, 0);
+}
+
+void sim_store64(uint64_t *p, uint64_t v)
+{
+    store(p, v, "plat_store64");
 }
 
 // The kernel runs one core at a time, so every access is already ordered:
 // the same transaction as plat_store64.
 void sim_store64_release(uint64_t *p, uint64_t v)
 {
-    Thread &t = self();
-    sim_access(t, OP_NONE, tlm::TLM_WRITE_COMMAND, aligned(p, "plat_store64_release"), v, 0);
+    store(p, v, "plat_store64_release");
 }
 
 bool sim_cas64(uint64_t *p, uint64_t *expected, uint64_t desired)

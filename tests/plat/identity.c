@@ -207,7 +207,7 @@ static void test_random(const struct harness_env *env)
 /* ---- adopted threads (native) ------------------------------------------------ */
 
 struct adopted {
-    bool mem_ok;
+    bool mem_ok, slot_ok;
     int core;
     unsigned caps;
     double clock;
@@ -222,6 +222,11 @@ static void *adopted_thread(void *arg)
     plat_store64(&w, 7);
     plat_copy(&c, &w, sizeof c);
     a->mem_ok = plat_load64(&c) == 7;
+    /* A slot next: its table entry leaves the adoption to nat_thread_slot. */
+    void **slot = plat_thread_slot(PLAT_SLOT_CORO);
+    a->slot_ok = slot && !*slot;
+    if (slot) *slot = a;
+    a->slot_ok = a->slot_ok && plat_thread_slot(PLAT_SLOT_CORO) == slot && *slot == a;
     a->core = plat_core();
     a->caps = plat_core_caps(a->core);
     a->clock = plat_core_clock_mhz(a->core);
@@ -242,6 +247,8 @@ static void test_adopted(const struct harness_env *env)
     ck_assert_int_ge(b.core, 0);
     ck_assert_int_ne(a.core, b.core);
     ck_assert(a.mem_ok && b.mem_ok);
+    ck_assert(a.slot_ok && b.slot_ok);
+    *plat_thread_slot(PLAT_SLOT_CORO) = NULL;
     ck_assert_uint_eq(a.caps, PT_ALL_CAPS);
     ck_assert_uint_eq(b.caps, PT_ALL_CAPS);
     ck_assert_double_eq(a.clock, 0.0);
