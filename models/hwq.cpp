@@ -14,7 +14,7 @@ Hwq::Hwq(sc_module_name name, Kernel &kernel, unsigned queues, unsigned depth,
     : sc_module(name), tsock("tsock"), kernel_(kernel), queues_(queues), depth_(depth),
       push_ps_(ns_to_ps(push_latency_ns, "push_latency_ns")),
       pop_ps_(ns_to_ps(pop_latency_ns, "pop_latency_ns")), regs_(2 * (size_t)queues),
-      slots_((size_t)queues * depth), head_(queues), count_(queues)
+      slots_(queues), head_(queues), count_(queues)
 {
     tsock.register_b_transport(this, &Hwq::b_transport);
 }
@@ -22,7 +22,8 @@ Hwq::Hwq(sc_module_name name, Kernel &kernel, unsigned queues, unsigned depth,
 int Hwq::push_at(unsigned q, void *desc)
 {
     if (count_[q] == depth_) return PLAT_ENOMEM;
-    slots_[(size_t)q * depth_ + (head_[q] + count_[q]) % depth_] = desc;
+    if (slots_[q].empty()) slots_[q].resize(depth_);
+    slots_[q][(head_[q] + count_[q]) % depth_] = desc;
     count_[q]++;
     kernel_.touched(count_reg(q), 8);
     return PLAT_OK;
@@ -49,7 +50,7 @@ void Hwq::b_transport(tlm::tlm_generic_payload &gp, sc_time &delay)
         if (x && st != PLAT_OK) x->status = st;
         return;
     } else if (count_[q]) {
-        v = (uint64_t)(uintptr_t)slots_[(size_t)q * depth_ + head_[q]];
+        v = (uint64_t)(uintptr_t)slots_[q][head_[q]];
         head_[q] = (head_[q] + 1) % depth_;
         count_[q]--;
         kernel_.touched(count_reg(q), 8);

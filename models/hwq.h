@@ -50,7 +50,9 @@ class Hwq : public sc_core::sc_module
     unsigned queues_, depth_;
     uint64_t push_ps_, pop_ps_;
     std::vector<uint64_t> regs_;
-    std::vector<void *> slots_; // queue q: slots_[q * depth_ ...]
+    // Queue q's ring, made by its first push: the QMSS's 8192 queues 16384
+    // deep would take 1 GiB for the few a run uses.
+    std::vector<std::vector<void *>> slots_;
     std::vector<unsigned> head_, count_;
 };
 

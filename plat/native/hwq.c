@@ -7,7 +7,9 @@
  * item for the pop at pos (seq == pos + 1). Push and pop claim a position
  * with one CAS and never wait for each other; the capacity is exactly the
  * configured depth. plat_hwq_wait spins, then sleeps on the queue's wait
- * queue, which a push wakes only when someone sleeps.
+ * queue, which a push wakes only when someone sleeps. A queue's cells are
+ * allocated by its first push: a manager of 8192 queues 16384 deep (the
+ * QMSS) would otherwise take 2 GiB for the few queues a run uses.
  */
 #include "native.h"
 
@@ -22,7 +24,7 @@ struct queue {
     _Alignas(64) uint64_t push; /* next position to push; own cache line */
     _Alignas(64) uint64_t pop;
     _Alignas(64) struct nat_wq wq;
-    struct cell *cells;
+    struct cell *cells; /* NULL until the first push */
 };
 
 struct plat_hwq {
@@ -50,17 +52,29 @@ void *nat_hwq_new(const struct plat_dev_desc *dev, int *status)
     h->nq = (unsigned)nq;
     h->depth = (uint64_t)depth;
     h->q = q;
-    for (long i = 0; i < nq; i++) {
-        if (!(q[i].cells = malloc((size_t)depth * sizeof(struct cell)))) {
-            while (i-- > 0) free(q[i].cells);
-            free(q);
-            free(h);
-            return NULL;
-        }
-        for (long j = 0; j < depth; j++) q[i].cells[j].seq = (uint64_t)j;
-    }
     *status = PLAT_OK;
     return h;
+}
+
+/* q's cells, or NULL when no push has made them yet. */
+static struct cell *cells_of(const struct queue *q)
+{
+    return __atomic_load_n(&q->cells, __ATOMIC_ACQUIRE);
+}
+
+/* q's cells, made by the first caller (NULL: out of memory); racing first
+ * pushes keep the one installed first. */
+static struct cell *cells_made(plat_hwq *h, struct queue *q)
+{
+    struct cell *c = cells_of(q);
+    if (c) return c;
+    if (!(c = malloc((size_t)h->depth * sizeof *c))) return NULL;
+    for (uint64_t j = 0; j < h->depth; j++) c[j].seq = j;
+    struct cell *none = NULL;
+    if (__atomic_compare_exchange_n(&q->cells, &none, c, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return c;
+    free(c);
+    return none;
 }
 
 plat_hwq *nat_hwq_open(const char *name, int *status)
@@ -84,10 +98,11 @@ int nat_hwq_push(plat_hwq *h, unsigned i, void *desc)
 {
     struct queue *q = queue(h, i, "plat_hwq_push");
     if (!q || !desc) return PLAT_EINVAL; /* NULL is what pop says for "empty" */
+    struct cell *cells = cells_made(h, q), *c;
+    if (!cells) return PLAT_ENOMEM;
     uint64_t pos = __atomic_load_n(&q->push, __ATOMIC_RELAXED);
-    struct cell *c;
     for (;;) {
-        c = &q->cells[pos % h->depth];
+        c = &cells[pos % h->depth];
         int64_t d = (int64_t)(__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) - pos);
         if (d == 0) {
             if (__atomic_compare_exchange_n(&q->push, &pos, pos + 1, true, __ATOMIC_RELAXED,
@@ -108,11 +123,11 @@ int nat_hwq_push(plat_hwq *h, unsigned i, void *desc)
 void *nat_hwq_pop(plat_hwq *h, unsigned i)
 {
     struct queue *q = queue(h, i, "plat_hwq_pop");
-    if (!q) return NULL;
+    struct cell *cells = q ? cells_of(q) : NULL, *c;
+    if (!cells) return NULL; /* no such queue, or never pushed: empty */
     uint64_t pos = __atomic_load_n(&q->pop, __ATOMIC_RELAXED);
-    struct cell *c;
     for (;;) {
-        c = &q->cells[pos % h->depth];
+        c = &cells[pos % h->depth];
         int64_t d = (int64_t)(__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) - (pos + 1));
         if (d == 0) {
             if (__atomic_compare_exchange_n(&q->pop, &pos, pos + 1, true, __ATOMIC_RELAXED,
@@ -148,8 +163,10 @@ struct head {
 static bool ready(const void *p)
 {
     const struct head *a = p;
+    const struct cell *cells = cells_of(a->q);
+    if (!cells) return false;
     uint64_t pos = __atomic_load_n(&a->q->pop, __ATOMIC_ACQUIRE);
-    const struct cell *c = &a->q->cells[pos % a->depth];
+    const struct cell *c = &cells[pos % a->depth];
     return __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) == pos + 1;
 }
 
