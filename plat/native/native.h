@@ -191,9 +191,41 @@ struct nat_span {
 /* The span holding addr, or NULL (one load when no such region is mapped). */
 const struct nat_span *nat_shm_span(const void *addr);
 
-/* Wake the pollers of one word, or of any word in [p, p + n). */
-void nat_poll_wake(const void *p);
-void nat_poll_wake_range(const void *p, size_t n);
+/* Wake the pollers of one word, or of any word in [p, p + n): the looks
+ * themselves (wait.c), made by the inline calls below unless nobody can be
+ * polling. */
+void nat_poll_look(const void *p);
+void nat_poll_look_range(const void *p, size_t n);
+
+/* What the looks read first: the spans mapped (shm.c; 0, no address is in
+ * one) and the threads inside nat_poll_wait outside spans (wait.c). */
+extern int nat_spans;
+extern uint32_t nat_poll_waiters;
+
+/* Neither a span nor a poller: the looks would return at once. Every write
+ * of plat.h makes one, so that answer is given inline, without the two
+ * calls (a fifth of an SPSC channel's send + receive). The same loads the
+ * looks make first, in the same order, at least as strong; TSan builds
+ * make the looks (theirs are read-modify-writes). */
+static inline bool nat_unwatched(void)
+{
+#ifdef __SANITIZE_THREAD__
+    return false;
+#else
+    return !__atomic_load_n(&nat_spans, __ATOMIC_ACQUIRE) &&
+           !__atomic_load_n(&nat_poll_waiters, __ATOMIC_SEQ_CST);
+#endif
+}
+
+static inline void nat_poll_wake(const void *p)
+{
+    if (!nat_unwatched()) nat_poll_look(p);
+}
+
+static inline void nat_poll_wake_range(const void *p, size_t n)
+{
+    if (!nat_unwatched()) nat_poll_look_range(p, n);
+}
 
 /* ---- DMA engine and receive channels (dma.c, rx.c) ------------------------ */
 

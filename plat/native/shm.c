@@ -70,10 +70,10 @@ struct trailer {
 };
 
 /* The mapped POSIX objects of the process, for nat_shm_span (atomic
- * pointers; `spans` counts the slots in use, 0: nothing to look up). */
+ * pointers; `nat_spans` counts the slots in use, 0: nothing to look up). */
 #define MAX_SPANS 64
 static struct nat_span *span_slot[MAX_SPANS];
-static int spans;
+int nat_spans;
 static struct nat_span *retired; /* under lock */
 
 struct region {
@@ -137,7 +137,7 @@ static void span_add(struct region *r)
         sp->stride = sizeof r->tr->wq[0];
         r->span = sp;
         __atomic_store_n(&span_slot[i], sp, __ATOMIC_RELEASE);
-        __atomic_add_fetch(&spans, 1, __ATOMIC_SEQ_CST);
+        __atomic_add_fetch(&nat_spans, 1, __ATOMIC_SEQ_CST);
         return;
     }
 }
@@ -149,7 +149,7 @@ static void span_drop(struct region *r)
     for (int i = 0; i < MAX_SPANS; i++)
         if (__atomic_load_n(&span_slot[i], __ATOMIC_RELAXED) == r->span) {
             __atomic_store_n(&span_slot[i], NULL, __ATOMIC_SEQ_CST);
-            __atomic_sub_fetch(&spans, 1, __ATOMIC_SEQ_CST);
+            __atomic_sub_fetch(&nat_spans, 1, __ATOMIC_SEQ_CST);
         }
     /* The span itself stays (a lookup may still be reading it), on a list
      * that keeps it reachable: it is not a leak. */
@@ -159,7 +159,7 @@ static void span_drop(struct region *r)
 
 const struct nat_span *nat_shm_span(const void *addr)
 {
-    if (!__atomic_load_n(&spans, __ATOMIC_ACQUIRE)) return NULL;
+    if (!__atomic_load_n(&nat_spans, __ATOMIC_ACQUIRE)) return NULL;
     uintptr_t a = (uintptr_t)addr;
     for (int i = 0; i < MAX_SPANS; i++) {
         const struct nat_span *sp = __atomic_load_n(&span_slot[i], __ATOMIC_ACQUIRE);

@@ -31,7 +31,7 @@ static size_t bucket_of(const void *addr)
 
 /* Threads inside nat_poll_wait, all buckets together: a wake of a long
  * range looks here before it looks at every bucket. */
-static uint32_t poll_waiters;
+uint32_t nat_poll_waiters;
 
 struct nat_wq *nat_poll_wq(const void *addr)
 {
@@ -159,9 +159,9 @@ static struct nat_wq *span_wq(const struct nat_span *sp, uintptr_t a)
 }
 
 /* After a sequentially consistent write of p (store, CAS, add): that write
- * and the load of poll_waiters are ordered, so nobody counted means nobody
+ * and the load of nat_poll_waiters are ordered, so nobody counted means nobody
  * who could have missed the write is asleep. */
-void nat_poll_wake(const void *p)
+void nat_poll_look(const void *p)
 {
     const struct nat_span *sp = nat_shm_span(p);
     if (sp) {
@@ -169,7 +169,7 @@ void nat_poll_wake(const void *p)
         return;
     }
 #ifndef __SANITIZE_THREAD__
-    if (!__atomic_load_n(&poll_waiters, __ATOMIC_SEQ_CST)) return;
+    if (!__atomic_load_n(&nat_poll_waiters, __ATOMIC_SEQ_CST)) return;
 #endif
     nat_wake_sc(nat_poll_wq(p), false);
 }
@@ -180,9 +180,9 @@ int nat_poll_wait(const void *addr, nat_ready_fn ready, const void *arg, uint64_
     if (sp) /* the recheck stays: plain stores into the region wake nobody */
         return nat_wait(span_wq(sp, (uintptr_t)addr), true, NAT_SHM_RECHECK_NS, ready, arg,
                         timeout_ns);
-    __atomic_fetch_add(&poll_waiters, 1, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&nat_poll_waiters, 1, __ATOMIC_SEQ_CST);
     int rc = nat_wait(nat_poll_wq(addr), false, NAT_POLL_RECHECK_NS, ready, arg, timeout_ns);
-    __atomic_fetch_sub(&poll_waiters, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_sub(&nat_poll_waiters, 1, __ATOMIC_RELAXED);
     return rc;
 }
 
@@ -202,7 +202,7 @@ static void wake_fenced(struct nat_wq *w, bool shared)
 _Static_assert(NAT_SHM_WQS <= 64, "span_wake_range keeps a span's queues in one 64-bit mask");
 
 /* nat_poll_wake_range inside a span: its queues are shared with other
- * processes, whose sleepers poll_waiters does not count. The queues the
+ * processes, whose sleepers nat_poll_waiters does not count. The queues the
  * range hashes to go into a mask first: each is looked at (and, with
  * sleepers, woken: a system call) once however many of its words the range
  * holds, and all of them after one store-load fence instead of a fence per
@@ -221,7 +221,7 @@ static void span_wake_range(const struct nat_span *sp, uintptr_t first, uintptr_
         wake_fenced(span_queue(sp, (size_t)__builtin_ctzll(queues)), true);
 }
 
-void nat_poll_wake_range(const void *p, size_t n)
+void nat_poll_look_range(const void *p, size_t n)
 {
     if (n == 0) return;
     const struct nat_span *sp = nat_shm_span(p);
@@ -238,9 +238,9 @@ void nat_poll_wake_range(const void *p, size_t n)
      * tells a reader that needs all of dst to wait for a plat_store64
      * made after the copy, and that store does wake it. */
 #ifdef __SANITIZE_THREAD__
-    if (!__atomic_fetch_add(&poll_waiters, 0, __ATOMIC_SEQ_CST)) return;
+    if (!__atomic_fetch_add(&nat_poll_waiters, 0, __ATOMIC_SEQ_CST)) return;
 #else
-    if (!__atomic_load_n(&poll_waiters, __ATOMIC_RELAXED)) return;
+    if (!__atomic_load_n(&nat_poll_waiters, __ATOMIC_RELAXED)) return;
     __atomic_thread_fence(__ATOMIC_SEQ_CST); /* for wake_fenced's looks */
 #endif
     /* The words the range touches, exactly: a bucket woken for nothing
