@@ -196,8 +196,6 @@ static int attempt(coro_chan *ch, int s, void *elem, bool cas, bool thread)
 
 /* ---- waiting and waking ----------------------------------------------------------- */
 
-static void wake_one(coro_chan *ch, int l);
-
 /* One attempt of the only producer (consumer) of an SPSC channel: nobody
  * else moves its side's counters, so there is no turn to take and no CAS or
  * add. Its own counter it reads back plainly; the other side's it caches,
@@ -217,24 +215,26 @@ static void wake_one(coro_chan *ch, int l);
  * of what a message costs between two CPUs (the issue-20 profile,
  * docs/performance.md).
  * 1: done; 0: full (empty); CORO_ECLOSED. */
-static int spsc_attempt(coro_chan *ch, int s, void *elem)
+static int spsc_send(coro_chan *ch, const void *elem)
 {
-    if (s == SEND) {
-        uint64_t pos = __atomic_load_n(&ch->write, __ATOMIC_RELAXED);
-        if (pos - ch->rcache >= ch->capacity) {
-            ch->rcache = plat_load64(&ch->to_read);
-            if (pos - ch->rcache >= ch->capacity)
-                return plat_load64(&ch->state) != CH_OPEN ? CORO_ECLOSED : 0;
-        }
-        plat_store64(&ch->write, pos + 1); /* announces the send */
-        if (plat_load64(&ch->state) != CH_OPEN) {
-            plat_store64(&ch->write, pos);
-            return CORO_ECLOSED;
-        }
-        plat_copy(slot_at(ch, pos), elem, ch->elem_size);
-        plat_store64_release(&ch->to_write, pos + 1); /* publishes the element */
-        return 1;
+    uint64_t pos = __atomic_load_n(&ch->write, __ATOMIC_RELAXED);
+    if (pos - ch->rcache >= ch->capacity) {
+        ch->rcache = plat_load64(&ch->to_read);
+        if (pos - ch->rcache >= ch->capacity)
+            return plat_load64(&ch->state) != CH_OPEN ? CORO_ECLOSED : 0;
     }
+    plat_store64(&ch->write, pos + 1); /* announces the send */
+    if (plat_load64(&ch->state) != CH_OPEN) {
+        plat_store64(&ch->write, pos);
+        return CORO_ECLOSED;
+    }
+    plat_copy(slot_at(ch, pos), elem, ch->elem_size);
+    plat_store64_release(&ch->to_write, pos + 1); /* publishes the element */
+    return 1;
+}
+
+static int spsc_recv(coro_chan *ch, void *elem)
+{
     uint64_t pos = __atomic_load_n(&ch->read, __ATOMIC_RELAXED);
     if (ch->wcache <= pos) { /* below: attempt() took elements past the cache */
         ch->wcache = plat_load64(&ch->to_write);
@@ -251,10 +251,9 @@ static int spsc_attempt(coro_chan *ch, int s, void *elem)
     return 1;
 }
 
-/* Wake one waiter of list `l` (after the other side made room or data). */
-static void wake_one(coro_chan *ch, int l)
+/* wake_one with a waiter counted. */
+static void wake_counted(coro_chan *ch, int l)
 {
-    if (!plat_load64(&ch->nwait[l])) return;
     cr_lock(&ch->lock);
     struct cr_link *k;
     while ((k = cr_list_pop(&ch->wait[l]))) {
@@ -269,6 +268,13 @@ static void wake_one(coro_chan *ch, int l)
         /* Already claimed (woken through another channel, or timed out). */
     }
     cr_unlock(&ch->lock);
+}
+
+/* Wake one waiter of list `l` (after the other side made room or data).
+ * Inline: nobody waits on almost every operation. */
+static inline void wake_one(coro_chan *ch, int l)
+{
+    if (plat_load64(&ch->nwait[l])) wake_counted(ch, l);
 }
 
 static void wake_all(coro_chan *ch)
@@ -293,7 +299,7 @@ static int side(const struct coro_case *c)
 
 /* Would the case go ahead (or fail as closed) now? On an SPSC channel it
  * also says yes while the other side is between its announce and its
- * publish (spsc_attempt), which is the hand-shake's half that keeps a
+ * publish (spsc_send, spsc_recv), which is the hand-shake's half that keeps a
  * waiter awake; the retry then waits for the publish. */
 static bool ready(const struct coro_case *c)
 {
@@ -406,7 +412,7 @@ static int one(coro_chan *ch, enum coro_op op, void *elem, uint64_t timeout_ns)
         /* The common case without coro_select's set-up, the executor
          * lookup or the random start; a wait goes the general way. */
         int s = op == CORO_SEND ? SEND : RECV;
-        int r = spsc_attempt(ch, s, elem);
+        int r = s == SEND ? spsc_send(ch, elem) : spsc_recv(ch, elem);
         if (r == 1) {
             wake_one(ch, s == SEND ? RECV : SEND);
             return CORO_OK;

@@ -517,7 +517,7 @@ static void case_spsc_stress(void *arg)
 
 /* One slot: nearly every message finds the channel full or empty, so each
  * side keeps joining the wait list while the other announces and publishes
- * (the store-load hand-shake of spsc_attempt and ready()); a wake-up lost
+ * (the store-load hand-shake of spsc_send, spsc_recv and ready()); a wake-up lost
  * there leaves a side asleep for good and the case times out. */
 static void case_spsc_stress_one_slot(void *arg)
 {
