@@ -24,12 +24,19 @@ struct coro_chan {
     /* The paper's fields. Natively each group below has cache lines of its
      * own: the producers' counters, the consumers', what every operation
      * reads and nobody writes (state: only at close), the wait lists and
-     * their lengths, the statistics. In simulation the layout is free. */
-    _Alignas(64) uint64_t write, to_write;
+     * their lengths, the statistics. The announce counter (write, read) and
+     * the publish counter (to_write, to_read) are 128 bytes apart (x86
+     * fetches lines in pairs): the other side reads the publish counter,
+     * and an announce on its line waited for it (SPSC between two threads,
+     * fast cache-line mode, 16 -> 42-45 M msg/s). In simulation the layout
+     * is free. */
+    _Alignas(128) uint64_t write;
     uint64_t rcache; /* SPSC: to_read as the producer last saw it */
-    _Alignas(64) uint64_t read, to_read;
+    _Alignas(128) uint64_t to_write;
+    _Alignas(128) uint64_t read;
     uint64_t wcache; /* SPSC: to_write as the consumer last saw it */
-    _Alignas(64) unsigned char *buffer;
+    _Alignas(128) uint64_t to_read;
+    _Alignas(128) unsigned char *buffer;
     uint64_t elem_size, capacity;
     uint64_t mask; /* capacity - 1 for a power of two (no division), else ~0 */
     uint64_t state;
@@ -46,7 +53,7 @@ struct coro_chan {
 coro_chan *coro_chan_new(size_t elem_size, size_t capacity)
 {
     if (!elem_size || !capacity || capacity > SIZE_MAX / elem_size) return NULL;
-    coro_chan *ch = plat_shared_alloc(sizeof *ch, 64);
+    coro_chan *ch = plat_shared_alloc(sizeof *ch, _Alignof(coro_chan));
     if (!ch) return NULL;
     ch->buffer = plat_shared_alloc(elem_size * capacity, 64);
     if (!ch->buffer) {
