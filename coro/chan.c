@@ -28,7 +28,7 @@ struct coro_chan {
      * the publish counter (to_write, to_read) are 128 bytes apart (x86
      * fetches lines in pairs): the other side reads the publish counter,
      * and an announce on its line waited for it (SPSC between two threads,
-     * fast cache-line mode, 16 -> 42-45 M msg/s). In simulation the layout
+     * fast cache-line mode, 16 -> 22-45 M msg/s). In simulation the layout
      * is free. */
     _Alignas(128) uint64_t write;
     uint64_t rcache; /* SPSC: to_read as the producer last saw it */
