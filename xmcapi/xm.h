@@ -70,6 +70,7 @@
 #define XM_OUT_MAX (1u << 20)     /* bytes a connection's output buffer holds before sends wait */
 #define XM_RBUF (64u << 10)       /* read chunk; a frame split across reads (not a packet) fits */
 #define XM_BULK (16u << 10)       /* a packet this large is followed by a header-only read */
+#define XM_SPARE 8                /* freed buffers of large packets a node keeps for the next */
 #define XM_CONNECT_NS 2000000000u /* a connect gives up after this */
 #define XM_LINGER_NS                                                                               \
     1000000000u /* finalise waits this long at most for a peer to take what is queued */
@@ -214,8 +215,13 @@ struct tp_node {
     uint16_t last_gen; /* the generation the last endpoint created got */
     uint8_t closing;   /* finalising (xm_endp_fini) */
     uint32_t next_qp;
-    uint8_t **held; /* packet buffers the user holds */
+    struct xm_held {
+        uint8_t *buf;
+        uint32_t len;
+    } * held; /* packet buffers the user holds */
     size_t nheld, cheld;
+    uint8_t *spare[XM_SPARE]; /* large packets' buffers freed, for reuse (xm_pkt_alloc) */
+    unsigned nspare;
     uint64_t xfer_cycles;
     uint32_t msg_bufs; /* messages queued at our endpoints (MCAPI_MAX_MSG_BUFFERS) */
     /* Counters (tests, tools). */
@@ -255,6 +261,8 @@ bool xm_dispatch(struct tp_node *tp, struct xm_conn *c, const struct xw_header *
                  const uint8_t *payload);
 /* A packet's buffer, allocated before its payload is read into it. */
 uint8_t *xm_pkt_alloc(struct tp_node *tp, const struct xw_header *h);
+/* Free a queued item's buffer (a packet's or a message's, len bytes). */
+void xm_buf_free(struct tp_node *tp, uint8_t *buf, uint32_t len);
 /* A connection with peer p ended: ours to it (out: sends and connects
  * waiting on p fail) or its to us (channel receive ends from p learn that
  * nothing more comes). */

@@ -62,16 +62,16 @@ mcapi_status_t xm_chan_send(struct tp_node *tp, struct tp_op *op)
     return MCAPI_SUCCESS;
 }
 
-static bool hold(struct tp_node *tp, uint8_t *buf)
+static bool hold(struct tp_node *tp, const struct xm_item *it)
 {
     if (tp->nheld == tp->cheld) {
         size_t cap = tp->cheld ? tp->cheld * 2 : 16;
-        uint8_t **a = realloc(tp->held, cap * sizeof *a);
+        struct xm_held *a = realloc(tp->held, cap * sizeof *a);
         if (!a) return false;
         tp->held = a;
         tp->cheld = cap;
     }
-    tp->held[tp->nheld++] = buf;
+    tp->held[tp->nheld++] = (struct xm_held){it->buf, it->len};
     return true;
 }
 
@@ -87,7 +87,7 @@ mcapi_status_t xm_chan_recv(struct tp_node *tp, struct tp_op *op)
     }
     struct xm_item *head = &e->q.it[e->q.head];
     if (op->kind == TP_SCL_RECV && head->len != op->len) return MCAPI_ERR_SCL_SIZE;
-    if (op->kind == TP_PKT_RECV && !hold(tp, head->buf)) return MCAPI_ERR_MEM_LIMIT;
+    if (op->kind == TP_PKT_RECV && !hold(tp, head)) return MCAPI_ERR_MEM_LIMIT;
     struct xm_item it;
     (void)xm_q_pop(&e->q, &it);
     if (it.from == tp->self && e->self_q) e->self_q--;
@@ -241,9 +241,9 @@ mcapi_status_t xm_pkt_release(struct tp_node *tp, const void *buf, bool test)
     mcapi_status_t st = MCAPI_ERR_BUF_INVALID;
     plat_mutex_lock(&tp->mu);
     for (size_t i = 0; i < tp->nheld; i++) {
-        if (tp->held[i] != buf) continue;
+        if (tp->held[i].buf != buf) continue;
         if (!test) {
-            free(tp->held[i]);
+            xm_buf_free(tp, tp->held[i].buf, tp->held[i].len);
             tp->held[i] = tp->held[--tp->nheld];
         }
         st = MCAPI_SUCCESS;

@@ -58,7 +58,7 @@ static void conn_free(struct tp_node *tp, struct xm_conn *c)
     (void)plat_poller_del(tp->poller, c->s);
     plat_stream_close(c->s);
     free(c->rbuf);
-    free(c->dst);
+    if (c->dst) xm_buf_free(tp, c->dst, c->cur.size);
     free(c);
 }
 

@@ -32,8 +32,9 @@ static void release(struct tp_node *tp)
         free(tp->peer[p].sent);
     }
     for (unsigned i = 0; i < XM_EPS; i++) xm_q_drop_all(tp, &tp->ep[i]);
-    for (size_t i = 0; i < tp->nheld; i++) free(tp->held[i]);
+    for (size_t i = 0; i < tp->nheld; i++) free(tp->held[i].buf);
     free(tp->held);
+    while (tp->nspare) free(tp->spare[--tp->nspare]);
     if (tp->pipe[1]) plat_stream_close(tp->pipe[1]);
     plat_stream_close(tp->listener);
     plat_poller_free(tp->poller);

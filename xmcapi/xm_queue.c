@@ -120,7 +120,7 @@ void xm_q_drop(struct tp_node *tp, struct xm_ep *e)
         credit_all(tp, e);
         tp->msg_bufs -= e->q.n;
     }
-    while (xm_q_pop(&e->q, &it)) free(it.buf);
+    while (xm_q_pop(&e->q, &it)) xm_buf_free(tp, it.buf, it.len);
     xm_q_free(&e->q);
     e->self_q = 0;
 }
@@ -130,7 +130,7 @@ void xm_q_drop_all(struct tp_node *tp, struct xm_ep *e)
     xm_q_drop(tp, e);
     struct xm_item it;
     tp->msg_bufs -= e->mq.n;
-    while (xm_q_pop(&e->mq, &it)) free(it.buf);
+    while (xm_q_pop(&e->mq, &it)) xm_buf_free(tp, it.buf, it.len);
     xm_q_free(&e->mq);
     credit_all(tp, e); /* a channel end's messages */
 }

@@ -9,6 +9,7 @@
  */
 #include "xm.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,10 +31,24 @@ void xm_ctl(struct tp_node *tp, unsigned p, unsigned type, unsigned flags, unsig
     (void)xm_send_frame(tp, &h, payload);
 }
 
+/* A large packet's buffer is one of MCAPI_MAX_PKT_SIZE bytes, and the last
+ * ones freed are used again: with a 64 KiB malloc and free per packet glibc
+ * trimmed and grew its heap (page faults), and the kernel's copy into a
+ * fresh buffer missed the cache (docs/performance.md, row 4). */
+static_assert(MCAPI_MAX_MSG_SIZE < XM_BULK, "a message's buffer is never a spare");
+
 uint8_t *xm_pkt_alloc(struct tp_node *tp, const struct xw_header *h)
 {
-    (void)tp;
-    return malloc(h->size ? h->size : 1);
+    if (h->size < XM_BULK) return malloc(h->size ? h->size : 1);
+    return tp->nspare ? tp->spare[--tp->nspare] : malloc(MCAPI_MAX_PKT_SIZE);
+}
+
+void xm_buf_free(struct tp_node *tp, uint8_t *buf, uint32_t len)
+{
+    if (buf && len >= XM_BULK && tp->nspare < XM_SPARE)
+        tp->spare[tp->nspare++] = buf;
+    else
+        free(buf);
 }
 
 mcapi_status_t xm_chan_attach(struct tp_node *tp, unsigned port, unsigned type, unsigned dir,
@@ -189,7 +204,7 @@ static bool on_data(struct tp_node *tp, unsigned from, const struct xw_header *h
         memcpy(it.buf, pl, h->size);
         if (e->cstate != XC_NONE) { /* a channel end's: credits, no STOP (xm_msgq) */
             if (!xm_q_push(&e->mq, &it)) {
-                free(it.buf);
+                xm_buf_free(tp, it.buf, it.len);
                 return false;
             }
             tp->msg_bufs++;
@@ -198,14 +213,14 @@ static bool on_data(struct tp_node *tp, unsigned from, const struct xw_header *h
         }
     } else {
         if (!e) {
-            if (h->type == XW_PKT) free((void *)pl);
+            if (h->type == XW_PKT) xm_buf_free(tp, (uint8_t *)pl, h->size);
             return false;
         }
         e = chan_end(tp, h->port, h->qp, from);
         bool fits = e && e->cdir == TP_RECV && e->ctype == (h->type == XW_PKT ? TP_PKT : TP_SCL);
         if (h->type == XW_PKT) {
             if (!fits) {
-                free((void *)pl); /* a channel closed here meanwhile */
+                xm_buf_free(tp, (uint8_t *)pl, h->size); /* a channel closed here meanwhile */
                 return true;
             }
             it.buf = (uint8_t *)pl; /* the buffer the payload was read into */
@@ -215,7 +230,7 @@ static bool on_data(struct tp_node *tp, unsigned from, const struct xw_header *h
         }
     }
     if (xm_q_arrive(tp, e, &it)) return true;
-    free(it.buf);
+    xm_buf_free(tp, it.buf, it.len);
     return false;
 }
 
@@ -268,7 +283,7 @@ bool xm_dispatch(struct tp_node *tp, struct xm_conn *c, const struct xw_header *
         goto bad;
     }
 bad:
-    if (h->type == XW_PKT) free((void *)payload);
+    if (h->type == XW_PKT) xm_buf_free(tp, (uint8_t *)payload, h->size);
     tp->bad_frames++;
     return false;
 }

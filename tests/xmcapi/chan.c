@@ -179,6 +179,60 @@ static void case_scl(void *arg)
     xmt_fini();
 }
 
+#define HELD 40
+
+/* Large packets (a node uses their freed buffers again) mixed with small
+ * ones, sent while the receiver sleeps (they wait in the socket and past
+ * the receive end's depth), then received up to three at a time and
+ * released out of order: each is checked whole when it is released, after
+ * later packets came, so a buffer handed out again while the application
+ * still held it shows. */
+static void case_pkt_held(void *arg)
+{
+    (void)arg;
+    static const size_t sizes[] = {16384, 65536, 100, 20000, 65535, 16383};
+    int me = plat_core();
+    xmt_init();
+    mcapi_endpoint_t ep = xmt_ep(6);
+    mcapi_status_t st;
+    if (me == 0) {
+        connect(0, ep, xmt_get(1, 6));
+        mcapi_pktchan_send_hndl_t tx = mcx_open(0, 0, ep);
+        uint8_t *buf = malloc(65536);
+        ck_assert_ptr_nonnull(buf);
+        for (unsigned i = 0; i < HELD; i++) {
+            size_t n = sizes[i % HARNESS_COUNT(sizes)];
+            mcx_fill(buf, n, i);
+            mcapi_pktchan_send(tx, buf, n, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+        }
+        free(buf);
+    } else {
+        mcapi_pktchan_recv_hndl_t rx = mcx_open(0, 1, ep);
+        plat_sleep_ns(100000000); /* 0.1 s: the sender fills the socket and the depth */
+        void *p[3] = {0};
+        size_t got[3];
+        unsigned seq[3];
+        for (unsigned i = 0; i < HELD + 3; i++) {
+            static const unsigned order[] = {0, 1, 2, 1, 1, 0, 2, 0, 1, 2, 2, 1};
+            unsigned k = order[i % HARNESS_COUNT(order)]; /* the slot released and refilled */
+            if (p[k]) {
+                ck_assert_uint_eq(got[k], sizes[seq[k] % HARNESS_COUNT(sizes)]);
+                ck_assert_uint_eq(mcx_bad(p[k], got[k], seq[k]), got[k]);
+                mcapi_pktchan_release(p[k], &st);
+                XMT_EQ(st, MCAPI_SUCCESS);
+                p[k] = NULL;
+            }
+            if (i >= HELD) continue;
+            mcapi_pktchan_recv(rx, &p[k], &got[k], &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            seq[k] = i;
+        }
+        for (unsigned k = 0; k < 3; k++) ck_assert_ptr_null(p[k]);
+    }
+    xmt_fini();
+}
+
 /* Node 2 connects node 0's endpoint to node 1's; they only open. */
 static void case_third_party(void *arg)
 {
@@ -215,6 +269,7 @@ void xmt_chan_cases(void)
 {
     static const struct harness_case cases[] = {
         {.name = "pkt", .core = case_pkt, .cores = 2},
+        {.name = "pkt_held", .core = case_pkt_held, .cores = 2},
         {.name = "stream_pipe", .core = case_stream_pipe, .cores = 2},
         {.name = "stream_wake", .core = case_stream_wake, .cores = 2},
         {.name = "scl", .core = case_scl, .cores = 2},
