@@ -21,6 +21,13 @@ static void connect(int scl, mcapi_endpoint_t tx, mcapi_endpoint_t rx)
     XMT_EQ(mcx_done(&r, st, NULL), MCAPI_SUCCESS);
 }
 
+/* Node 0's end of a packet channel from its endpoint ep to node 1's on port. */
+static mcapi_pktchan_send_hndl_t pkt_tx(mcapi_endpoint_t ep, mcapi_port_t port)
+{
+    connect(0, ep, xmt_get(1, port));
+    return mcx_open(0, 0, ep);
+}
+
 #define PKT_FLOOD 400
 
 static void case_pkt(void *arg)
@@ -31,8 +38,7 @@ static void case_pkt(void *arg)
     mcapi_endpoint_t ep = xmt_ep(5);
     mcapi_status_t st;
     if (me == 0) {
-        connect(0, ep, xmt_get(1, 5));
-        mcapi_pktchan_send_hndl_t tx = mcx_open(0, 0, ep);
+        mcapi_pktchan_send_hndl_t tx = pkt_tx(ep, 5);
         uint8_t *buf = malloc(65536);
         ck_assert_ptr_nonnull(buf);
         for (size_t i = 0; i < HARNESS_COUNT(psizes); i++) {
@@ -106,8 +112,7 @@ static void stream(enum mcapi_xm_notify mode)
     mcapi_status_t st;
     uint8_t buf[1024];
     if (me == 0) {
-        connect(0, ep, xmt_get(1, 9));
-        mcapi_pktchan_send_hndl_t tx = mcx_open(0, 0, ep);
+        mcapi_pktchan_send_hndl_t tx = pkt_tx(ep, 9);
         for (uint32_t i = 0; i < STREAM; i++) {
             memcpy(buf, &i, 4);
             mcapi_pktchan_send(tx, buf, sizeof buf, &st);
@@ -196,17 +201,14 @@ static void case_pkt_held(void *arg)
     mcapi_endpoint_t ep = xmt_ep(6);
     mcapi_status_t st;
     if (me == 0) {
-        connect(0, ep, xmt_get(1, 6));
-        mcapi_pktchan_send_hndl_t tx = mcx_open(0, 0, ep);
-        uint8_t *buf = malloc(65536);
-        ck_assert_ptr_nonnull(buf);
+        mcapi_pktchan_send_hndl_t tx = pkt_tx(ep, 6);
+        static uint8_t buf[65536]; /* node 0's alone */
         for (unsigned i = 0; i < HELD; i++) {
             size_t n = sizes[i % HARNESS_COUNT(sizes)];
             mcx_fill(buf, n, i);
             mcapi_pktchan_send(tx, buf, n, &st);
             XMT_EQ(st, MCAPI_SUCCESS);
         }
-        free(buf);
     } else {
         mcapi_pktchan_recv_hndl_t rx = mcx_open(0, 1, ep);
         plat_sleep_ns(100000000); /* 0.1 s: the sender fills the socket and the depth */
