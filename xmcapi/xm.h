@@ -226,7 +226,7 @@ struct tp_node {
     uint32_t msg_bufs; /* messages queued at our endpoints (MCAPI_MAX_MSG_BUFFERS) */
     /* Counters (tests, tools). */
     uint64_t stops_sent, resumes_sent, stops_got, bad_frames, conn_fails, credit_waits,
-        credits_sent;
+        credits_sent, pkt_bufs_reused;
 };
 
 /* xm_node.c */

@@ -40,7 +40,9 @@ static_assert(MCAPI_MAX_MSG_SIZE < XM_BULK, "a message's buffer is never a spare
 uint8_t *xm_pkt_alloc(struct tp_node *tp, const struct xw_header *h)
 {
     if (h->size < XM_BULK) return malloc(h->size ? h->size : 1);
-    return tp->nspare ? tp->spare[--tp->nspare] : malloc(MCAPI_MAX_PKT_SIZE);
+    if (!tp->nspare) return malloc(MCAPI_MAX_PKT_SIZE);
+    tp->pkt_bufs_reused++;
+    return tp->spare[--tp->nspare];
 }
 
 void xm_buf_free(struct tp_node *tp, uint8_t *buf, uint32_t len)

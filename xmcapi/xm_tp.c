@@ -129,7 +129,8 @@ mcapi_status_t xmcapi_stats(struct xmcapi_stats *out)
                                  .bad_frames = tp->bad_frames,
                                  .conn_fails = tp->conn_fails,
                                  .credit_waits = tp->credit_waits,
-                                 .credits_sent = tp->credits_sent};
+                                 .credits_sent = tp->credits_sent,
+                                 .pkt_bufs_reused = tp->pkt_bufs_reused};
     plat_mutex_unlock(&tp->mu);
     return MCAPI_SUCCESS;
 }

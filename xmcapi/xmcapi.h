@@ -15,13 +15,14 @@
 #include <stdint.h>
 
 struct xmcapi_stats {
-    uint64_t stops_sent;   /* STOP ACKs this node sent: a queue of it filled */
-    uint64_t resumes_sent; /* RESUME ACKs it sent */
-    uint64_t stops_got;    /* STOP ACKs it received: it was held back */
-    uint64_t bad_frames;   /* frames refused (the connection was closed) */
-    uint64_t conn_fails;   /* connections that failed or could not be made */
-    uint64_t credit_waits; /* sends held back: no credit left for their remote endpoint */
-    uint64_t credits_sent; /* XW_CREDIT frames sent (most credits ride on messages) */
+    uint64_t stops_sent;      /* STOP ACKs this node sent: a queue of it filled */
+    uint64_t resumes_sent;    /* RESUME ACKs it sent */
+    uint64_t stops_got;       /* STOP ACKs it received: it was held back */
+    uint64_t bad_frames;      /* frames refused (the connection was closed) */
+    uint64_t conn_fails;      /* connections that failed or could not be made */
+    uint64_t credit_waits;    /* sends held back: no credit left for their remote endpoint */
+    uint64_t credits_sent;    /* XW_CREDIT frames sent (most credits ride on messages) */
+    uint64_t pkt_bufs_reused; /* large packets read into a buffer released before (XM_SPARE) */
 };
 
 /* The counters of the calling thread's node. MCAPI_SUCCESS, or

@@ -209,6 +209,12 @@ static void case_pkt_held(void *arg)
             mcapi_pktchan_send(tx, buf, n, &st);
             XMT_EQ(st, MCAPI_SUCCESS);
         }
+        harness_barrier(); /* all received and released */
+        for (unsigned i = 0; i < 3; i++) {
+            mcx_fill(buf, 65536, HELD + i);
+            mcapi_pktchan_send(tx, buf, 65536, &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+        }
     } else {
         mcapi_pktchan_recv_hndl_t rx = mcx_open(0, 1, ep);
         plat_sleep_ns(100000000); /* 0.1 s: the sender fills the socket and the depth */
@@ -231,6 +237,21 @@ static void case_pkt_held(void *arg)
             seq[k] = i;
         }
         for (unsigned k = 0; k < 3; k++) ck_assert_ptr_null(p[k]);
+        /* Now every large buffer is released: the next three are read into
+         * three of them. */
+        struct xmcapi_stats s0, s1;
+        XMT_EQ(xmcapi_stats(&s0), MCAPI_SUCCESS);
+        harness_barrier();
+        for (unsigned i = 0; i < 3; i++) {
+            mcapi_pktchan_recv(rx, &p[0], &got[0], &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+            ck_assert_uint_eq(got[0], 65536);
+            ck_assert_uint_eq(mcx_bad(p[0], 65536, HELD + i), 65536);
+            mcapi_pktchan_release(p[0], &st);
+            XMT_EQ(st, MCAPI_SUCCESS);
+        }
+        XMT_EQ(xmcapi_stats(&s1), MCAPI_SUCCESS);
+        ck_assert_uint_eq(s1.pkt_bufs_reused - s0.pkt_bufs_reused, 3);
     }
     xmt_fini();
 }
