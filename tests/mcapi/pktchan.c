@@ -821,6 +821,73 @@ static void case_open_peer_gone(void *arg)
     mt_fini();
 }
 
+/* Free packet places, seen from a channel of node 0's own (ports 2 -> 3). */
+static mcapi_endp_attr_num_send_buffers_t pkt_places(void)
+{
+    mcapi_endpoint_t a = mt_ep(2), b = mt_ep(3);
+    mcapi_pktchan_send_hndl_t sh;
+    mcapi_pktchan_recv_hndl_t rh;
+    mt_pkt_local(a, b, &sh, &rh);
+    mcapi_endp_attr_num_send_buffers_t n = 0;
+    mcapi_status_t st = 0;
+    mcapi_endpoint_get_attribute(a, MCAPI_ENDP_ATTR_NUM_SEND_BUFFERS, &n, sizeof n, &st);
+    MT_EQ(st, MCAPI_SUCCESS);
+    mt_pkt_close_send(sh);
+    mt_pkt_close_recv(rh);
+    mcapi_endpoint_delete(a, &st);
+    mcapi_endpoint_delete(b, &st);
+    return n;
+}
+
+/* The receiver closes while the sender streams: the sender's sends end in
+ * MCAPI_ERR_CHAN_NOTOPEN, and once it closes too every packet it sent is
+ * back in the pool, also one it pushed after the receiver had dropped the
+ * queue (it saw the end open just before the close). */
+static void case_close_midstream(void *arg)
+{
+    (void)arg;
+    int me = plat_core();
+    mt_init((mcapi_node_t)me);
+    mcapi_endp_attr_num_send_buffers_t before = me == 0 ? pkt_places() : 0;
+    mcapi_endpoint_t ep = mt_ep(1);
+    harness_barrier();
+    mcapi_status_t st = 0;
+    if (me == 0) {
+        mcapi_request_t r;
+        mcapi_pktchan_connect_i(ep, mt_get(1, 1), &r, &st);
+        MT_EQ(mt_done(&r, st, NULL), MCAPI_SUCCESS);
+    }
+    harness_barrier();
+    if (me == 0) {
+        mcapi_pktchan_send_hndl_t sh = mt_pkt_open_send(ep);
+        char b[16] = "midstream";
+        int i = 0;
+        for (; i < 100000; i++) {
+            st = 0;
+            mcapi_pktchan_send(sh, b, sizeof b, &st);
+            if (st != MCAPI_SUCCESS) break;
+        }
+        MT_EQ_AT(st, MCAPI_ERR_CHAN_NOTOPEN, "send %d", i);
+        harness_barrier();
+        mt_pkt_close_send(sh);
+        ck_assert_int_eq(pkt_places(), before);
+    } else {
+        mcapi_pktchan_recv_hndl_t rh = mt_pkt_open_recv(ep);
+        for (int i = 0; i < 20; i++) {
+            void *p;
+            size_t size = 0;
+            st = 0;
+            mcapi_pktchan_recv(rh, &p, &size, &st);
+            MT_EQ_AT(st, MCAPI_SUCCESS, "packet %d", i);
+            mcapi_pktchan_release(p, &st);
+        }
+        mt_pkt_close_recv(rh);
+        harness_barrier();
+    }
+    harness_barrier();
+    mt_fini();
+}
+
 void mt_pktchan(void)
 {
     static const struct harness_case cases[] = {
@@ -835,6 +902,7 @@ void mt_pktchan(void)
         {.name = "pkt_close", .core = case_close, .cores = 1},
         {.name = "pkt_open_first", .core = case_open_first, .cores = 1},
         {.name = "pkt_stream", .core = case_stream, .cores = 2},
+        {.name = "pkt_close_midstream", .core = case_close_midstream, .cores = 2},
     };
     mt_add(cases, HARNESS_COUNT(cases));
 }

@@ -54,8 +54,9 @@ static void take(struct tp_node *tp, const struct db_endp *e, struct tp_attr_val
             (pkt ? MCAPI_ENDP_ATTR_STATUS_PKTCHAN : MCAPI_ENDP_ATTR_STATUS_SCLCHAN) << 16 |
             (e->dir == TP_SEND ? MCAPI_ENDP_ATTR_STATUS_SEND : MCAPI_ENDP_ATTR_STATUS_RECEIVE)
                 << 16;
-        if (e->dir == TP_RECV) q = &c->q;
-        s->recv_bufs = MCAPI_MAX_QUEUE_ELEMENTS - q->count - q->reserved;
+        s->recv_bufs =
+            MCAPI_MAX_QUEUE_ELEMENTS -
+            (e->dir == TP_RECV ? (mcapi_int_t)tp_ring_count(&c->ring) : q->count + q->reserved);
         drv_shm_unlock(&c->lock);
     } else {
         s->recv_bufs = MCAPI_MAX_QUEUE_ELEMENTS - q->count - q->reserved;

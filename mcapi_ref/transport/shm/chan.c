@@ -20,6 +20,12 @@
 #include "db.h"
 #include "../handle.h"
 
+/* An end's state: sends and receives read it without the lock (ring.c). */
+static void set_side(struct db_chan *c, unsigned d, enum db_side v)
+{
+    __atomic_store_n(&c->side[d], (uint8_t)v, __ATOMIC_SEQ_CST);
+}
+
 /* A channel handle of the caller's: MCAPI_SUCCESS (open), or
  * MCAPI_ERR_CHAN_NOTOPEN (closed since), or MCAPI_ERR_CHAN_INVALID. */
 mcapi_status_t tp_chan_handle(struct tp_node *tp, mcapi_uint32_t h, int *slot)
@@ -83,11 +89,12 @@ mcapi_status_t tp_chan_connect(struct tp_node *tp, struct tp_op *op)
         tp_lock(tp->db, &ch->lock);
         ch->used = 1;
         ch->type = op->chan;
-        ch->side[TP_SEND] = ch->side[TP_RECV] = SIDE_CONN;
+        set_side(ch, TP_SEND, SIDE_CONN);
+        set_side(ch, TP_RECV, SIDE_CONN);
         ch->fail = tp_endp_fail(s) || tp_endp_fail(r);
-        ch->waiters = 0;
+        (void)tp_ring_take(ch);
         ch->taking = 0;
-        tp_q_init(&ch->q);
+        tp_ring_init(&ch->ring); /* empty: the last end to close drained it */
         drv_shm_unlock(&ch->lock);
         s->chan = r->chan = (int16_t)c;
         s->dir = TP_SEND;
@@ -127,7 +134,7 @@ mcapi_status_t tp_chan_open(struct tp_node *tp, struct tp_op *op)
         else if (d != op->dir)
             st = MCAPI_ERR_CHAN_DIRECTION;
         else {
-            c->side[d] = SIDE_OPEN;
+            set_side(c, d, SIDE_OPEN);
             st = MCAPI_SUCCESS;
         }
         drv_shm_unlock(&c->lock);
@@ -161,21 +168,26 @@ void tp_chan_detach(struct tp_node *tp, struct db_endp *e)
 {
     struct db_chan *c = &tp->db->chan[e->chan];
     unsigned d = e->dir;
-    struct db_entry x;
     tp_lock(tp->db, &c->lock);
-    c->side[d] = SIDE_CLOSED;
+    set_side(c, d, SIDE_CLOSED);
     bool gone = c->side[!d] == SIDE_CLOSED;
+    /* A receiver that died before its pop left c->taking the ring's next
+     * packet: the drain gives it back. */
+    const struct db_slot *x = d == TP_RECV && c->taking ? tp_ring_peek(&c->ring) : NULL;
+    if (x && x->data == c->taking - 1) c->taking = 0;
+    /* Drop what is queued. The sender may still push until it sees the
+     * close: its own close, the last, drops that. */
     if (d == TP_RECV || gone) {
-        while (tp_q_count(&c->q)) {
-            tp_q_pop(&c->q, &x);
-            if (c->type == TP_PKT) tp_pkts_put(tp, (uint32_t)x.data);
+        while ((x = tp_ring_peek(&c->ring))) {
+            if (c->type == TP_PKT) tp_pkts_put(tp, (uint32_t)x->data);
+            tp_ring_pop(&c->ring);
         }
     }
     /* Only a receiver that died between its pop and its hold leaves one. */
     if (d == TP_RECV && c->taking) tp_pkts_put_taken(tp, c->taking - 1);
     if (d == TP_RECV) c->taking = 0;
     if (gone) c->used = 0;
-    uint64_t w = tp_take_waiters(&c->waiters);
+    uint64_t w = tp_ring_take(c);
     drv_shm_unlock(&c->lock);
     e->chan = -1;
     tp_wake(tp, w);

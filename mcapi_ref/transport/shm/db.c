@@ -60,7 +60,7 @@ static void init(struct db *db, mcapi_domain_t dom, const struct db_layout *l, b
     }
     for (unsigned c = 0; c < MCAPI_MAX_CHANNELS; c++) {
         drv_shm_lock_init(&db->chan[c].lock, shared);
-        tp_q_init(&db->chan[c].q);
+        tp_ring_init(&db->chan[c].ring);
     }
     tp_pool_init(&db->msg, MCAPI_MAX_MSG_BUFFERS, shared);
     tp_pkts_init(db, shared);

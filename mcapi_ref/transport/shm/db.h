@@ -17,7 +17,8 @@
  * Locking (plat_mutex in the region, PLAT_SHARED_PROCESS when the region
  * crosses processes, plat_shared_crosses): one
  * lock per endpoint (its message queue, identity, attributes, channel
- * link), per channel (its queue and the state of its two ends), per node
+ * link), per channel (the state of its two ends; its queue is a ring of
+ * one sender and one receiver, without a lock: ring.c), per node
  * (its port map), per buffer pool, and the domain lock for what changes two
  * endpoints at once (connect, disconnect, delete) and for node states. Locks
  * are taken in the order domain, node, endpoint (two only under the domain
@@ -32,7 +33,8 @@
  * Waking: every node has an event (an event count, plat.h). A node that must
  * wait for a queue, pool, channel or node table to change sets its bit in
  * that object's `waiters` under the object's lock; whoever changes the
- * object takes the mask and notifies those nodes' events after unlocking.
+ * object takes the mask and notifies those nodes' events after unlocking
+ * (a channel's ring: with atomics instead of the lock, ring.c).
  */
 #ifndef MCAPI_TRANSPORT_DB_H
 #define MCAPI_TRANSPORT_DB_H
@@ -49,7 +51,7 @@
 #define DB_NPRIO (MCAPI_MAX_PRIORITY + 1)
 #define DB_DEVICE_LEN 32
 #define DB_READY 0x4d434150494442ull /* "MCAPIDB": the region is initialised */
-#define DB_VERSION 4u
+#define DB_VERSION 5u
 #define Q_NONE 0xffu
 
 enum db_node_state { NODE_FREE, NODE_REGULAR, NODE_VIRTUAL };
@@ -92,21 +94,36 @@ struct db_endp {
     struct db_queue q; /* messages */
 };
 
+/* A channel's queue (ring.c): slots from head to tail. tail and the
+ * sender's look at head are the sender's line, head and the receiver's
+ * look at tail the receiver's. */
+struct db_slot {
+    uint64_t data; /* buffer index (granule), or the scalar */
+    uint32_t size; /* bytes, or the scalar's width */
+    uint32_t pad;
+};
+struct db_ring {
+    _Alignas(64) uint64_t tail;
+    uint64_t head_seen;
+    _Alignas(64) uint64_t head;
+    uint64_t tail_seen;
+    _Alignas(64) struct db_slot e[MCAPI_MAX_QUEUE_ELEMENTS];
+};
+
 struct db_chan {
-    plat_mutex lock;
-    uint32_t used;   /* taken and freed under the domain lock */
-    uint8_t type;    /* TP_PKT or TP_SCL */
-    uint8_t side[2]; /* SIDE_* of the send and the receive end */
-    uint8_t fail;    /* an end has MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT */
-    uint64_t waiters;
-    struct db_queue q; /* packets or scalars */
+    plat_mutex lock;  /* connect, open, close: the state of the two ends */
+    uint32_t used;    /* taken and freed under the domain lock */
+    uint8_t type;     /* TP_PKT or TP_SCL */
+    uint8_t side[2];  /* SIDE_* of the send and the receive end (atomic: sends read it unlocked) */
+    uint8_t fail;     /* an end has MCAPI_ENDP_ATTR_FAIL_ON_MEM_LIMIT */
+    uint64_t waiters; /* atomic (ring.c) */
     /* The packet (granule + 1) the receiver pops and is about to hold:
-     * set just before the pop under the lock (a pop cut before its unlink
-     * leaves the packet queued: the lock's repair clears taking then),
-     * cleared with the hold under the packet pool's; written by the
-     * receiver alone, so a dead receiver's is exact and a live one's only
-     * protects (tp_pkts_reclaim). */
+     * stored just before its pop, cleared with the hold under the packet
+     * pool's lock; written by the receiver alone, so a dead receiver's is
+     * exact (equal to the ring's head slot if it died before its pop) and
+     * a live one's only protects (tp_pkts_reclaim). */
     uint32_t taking;
+    struct db_ring ring; /* packets or scalars */
 };
 
 struct db_node {
@@ -211,8 +228,26 @@ void tp_q_push(struct db_queue *q, uint64_t data, uint32_t size, unsigned prio);
 const struct db_entry *tp_q_peek(const struct db_queue *q);
 void tp_q_repair(struct db_queue *q);
 void tp_q_mark(const struct db_queue *q, bool *mark, unsigned n);
-bool tp_q_holds(const struct db_queue *q, uint64_t data); /* an entry of data is queued */
 void tp_q_pop(struct db_queue *q, struct db_entry *out);
+/* ring.c: a channel's queue. Push: the sender (false: full); peek and pop:
+ * the receiver (peek NULL: empty); count: anyone. tp_ring_send: push on
+ * channel c from its sender, MCAPI_PENDING (the caller's bit set) while
+ * full, MCAPI_ERR_CHAN_NOTOPEN once the receiving end closed, waking a
+ * waiting receiver. tp_ring_next: the receiver's next slot, MCAPI_PENDING
+ * (bit set) while empty, MCAPI_ERR_CHAN_NOTOPEN once empty with the
+ * sending end closed; tp_ring_done pops it, waking a waiting sender.
+ * tp_ring_take: take c's waiters (to wake them). tp_ring_each: every
+ * queued slot's data (another node, the channel's lock held). */
+void tp_ring_init(struct db_ring *r);
+unsigned tp_ring_count(const struct db_ring *r);
+bool tp_ring_push(struct db_ring *r, uint64_t data, uint32_t size);
+const struct db_slot *tp_ring_peek(struct db_ring *r);
+void tp_ring_pop(struct db_ring *r);
+mcapi_status_t tp_ring_send(struct tp_node *tp, struct db_chan *c, uint64_t data, uint32_t size);
+mcapi_status_t tp_ring_next(struct tp_node *tp, struct db_chan *c, const struct db_slot **x);
+void tp_ring_done(struct tp_node *tp, struct db_chan *c);
+uint64_t tp_ring_take(struct db_chan *c);
+void tp_ring_each(const struct db_ring *r, void (*fn)(uint64_t data, void *arg), void *arg);
 
 /* pool.c: message and packet buffers. */
 void tp_pool_init(struct db_pool *p, unsigned n, bool shared);

@@ -15,40 +15,21 @@
  */
 #include "db.h"
 
-#include <stdatomic.h>
-
 mcapi_status_t tp_pkt_send(struct tp_node *tp, struct tp_op *op)
 {
     struct db_chan *c = NULL;
     mcapi_status_t st = tp_chan_use(tp, op, &c);
-    if (st == MCAPI_SUCCESS && !op->held) {
+    if (st != MCAPI_SUCCESS) return st;
+    if (!op->held) {
         if (tp_pkts_get(tp, op->len, &op->held) != MCAPI_SUCCESS)
             return c->fail ? MCAPI_ERR_MEM_LIMIT : MCAPI_PENDING;
         drv_shm_copy(tp->arena + (size_t)(op->held - 1) * MCAPI_PKT_POOL_GRANULE, op->src, op->len);
     }
-    uint64_t w = 0;
-    if (st == MCAPI_SUCCESS) {
-        tp_lock(tp->db, &c->lock);
-        if (c->side[TP_RECV] == SIDE_CLOSED) {
-            st = MCAPI_ERR_CHAN_NOTOPEN;
-        } else if (tp_q_full(&c->q)) {
-            st = c->fail ? MCAPI_ERR_MEM_LIMIT : MCAPI_PENDING;
-            if (st == MCAPI_PENDING) c->waiters |= tp->bit;
-        } else {
-            tp_q_push(&c->q, op->held - 1, (uint32_t)op->len, 0);
-            op->held = 0;
-            w = tp_take_waiters(&c->waiters);
-        }
-        drv_shm_unlock(&c->lock);
-    }
-    if (st == MCAPI_PENDING) return st;
-    if (op->held) {
-        tp_pkts_put(tp, op->held - 1);
-        op->held = 0;
-        return st;
-    }
+    st = tp_ring_send(tp, c, op->held - 1, (uint32_t)op->len);
+    if (st == MCAPI_PENDING) return st; /* keeps the filled packet for the retry */
+    if (st != MCAPI_SUCCESS) tp_pkts_put(tp, op->held - 1);
+    op->held = 0;
     if (st != MCAPI_SUCCESS) return st;
-    tp_wake(tp, w);
     plat_work_cycles(tp->xfer_cycles);
     op->size = op->len;
     return st;
@@ -58,32 +39,23 @@ mcapi_status_t tp_pkt_recv(struct tp_node *tp, struct tp_op *op)
 {
     struct db *db = tp->db;
     struct db_chan *c = NULL;
+    const struct db_slot *x = NULL;
     mcapi_status_t st = tp_chan_use(tp, op, &c);
+    if (st == MCAPI_SUCCESS) st = tp_ring_next(tp, c, &x);
     if (st != MCAPI_SUCCESS) return st;
-    struct db_entry x;
-    tp_lock(tp->db, &c->lock);
-    if (!tp_q_count(&c->q)) {
-        st = c->side[TP_SEND] == SIDE_CLOSED ? MCAPI_ERR_CHAN_NOTOPEN : MCAPI_PENDING;
-        if (st == MCAPI_PENDING) c->waiters |= tp->bit;
-        drv_shm_unlock(&c->lock);
-        return st;
-    }
+    uint32_t g = (uint32_t)x->data, size = x->size;
     /* From before the pop to the hold the packet is c->taking: a receiver
      * that dies there leaves it to its node's reclaim, not to nobody (one
-     * cut before its pop is still queued: the lock's repair forgets it). */
-    c->taking = (uint32_t)tp_q_peek(&c->q)->data + 1;
-    atomic_signal_fence(memory_order_seq_cst);
-    tp_q_pop(&c->q, &x);
-    uint64_t w = tp_take_waiters(&c->waiters);
-    drv_shm_unlock(&c->lock);
-    tp_wake(tp, w);
+     * that dies before its pop leaves it queued as well: chan.c). */
+    __atomic_store_n(&c->taking, g + 1, __ATOMIC_RELAXED);
+    tp_ring_done(tp, c);
     tp_lock(tp->db, &db->pkt.lock);
-    tp->holder[x.data] = (uint8_t)(tp->node + 1);
-    c->taking = 0;
+    tp->holder[g] = (uint8_t)(tp->node + 1);
+    __atomic_store_n(&c->taking, 0, __ATOMIC_RELAXED);
     drv_shm_unlock(&db->pkt.lock);
-    *op->out_buf = tp->arena + x.data * MCAPI_PKT_POOL_GRANULE;
+    *op->out_buf = tp->arena + (size_t)g * MCAPI_PKT_POOL_GRANULE;
     plat_work_cycles(tp->xfer_cycles);
-    op->size = x.size;
+    op->size = size;
     return MCAPI_SUCCESS;
 }
 

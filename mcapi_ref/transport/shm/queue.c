@@ -91,14 +91,6 @@ void tp_q_mark(const struct db_queue *q, bool *mark, unsigned n)
             if (q->e[i].data < n) mark[q->e[i].data] = true;
 }
 
-bool tp_q_holds(const struct db_queue *q, uint64_t data)
-{
-    for (unsigned p = 0; p < DB_NPRIO; p++)
-        for (uint8_t i = q->head[p]; i != Q_NONE; i = q->e[i].next)
-            if (q->e[i].data == data) return true;
-    return false;
-}
-
 const struct db_entry *tp_q_peek(const struct db_queue *q)
 {
     for (unsigned p = 0; p < DB_NPRIO; p++)

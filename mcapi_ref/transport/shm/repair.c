@@ -8,11 +8,13 @@
  *                    the next taker gets it with "the holder died" and, in
  *                    tp_lock, repairs what that lock guards before going on.
  *                    The lock is found by its address in the region: a
- *                    queue (endpoint, channel) is rebuilt from its lists
+ *                    message queue (an endpoint's) is rebuilt from its lists
  *                    (tp_q_repair: an entry linked in is delivered, one cut
  *                    before its link was never sent), a buffer pool from its
  *                    owners (tp_pool_repair), a node's port map from its
- *                    endpoints. The domain lock guards no data of its own
+ *                    endpoints. A channel's ring has no lock: a push or pop
+ *                    is one store of its counter, made or not. The domain
+ *                    lock guards no data of its own
  *                    (what changes under it is under the inner locks too).
  *                    A repair wakes every node: the dead holder may have
  *                    taken a waiter mask it never notified.
@@ -38,6 +40,18 @@
 
 #define IN(p, arr) ((uintptr_t)(p) >= (uintptr_t)(arr) && (uintptr_t)(p) < (uintptr_t)((arr) + 1))
 
+/* tp_ring_each: granule data starts a queued packet. */
+struct mark {
+    bool *pkt;
+    uint32_t n;
+};
+
+static void mark_one(uint64_t data, void *arg)
+{
+    const struct mark *m = arg;
+    if (data < m->n) m->pkt[data] = true;
+}
+
 /* Node i's port map, from its endpoints (its lock held). */
 static void repair_ports(struct db *db, unsigned node)
 {
@@ -59,9 +73,8 @@ static void repair(struct db *db, plat_mutex *m)
     } else if (IN(m, &db->endp)) {
         tp_q_repair(&db->endp[(a - (uintptr_t)db->endp) / sizeof db->endp[0]].q);
     } else if (IN(m, &db->chan)) {
-        struct db_chan *c = &db->chan[(a - (uintptr_t)db->chan) / sizeof db->chan[0]];
-        tp_q_repair(&c->q);
-        if (c->taking && tp_q_holds(&c->q, c->taking - 1)) c->taking = 0; /* cut before its pop */
+        /* Nothing: the ends' states are single stores, the ring needs no
+         * lock (a receiver cut before its pop: tp_chan_detach). */
     } else if (m == &db->msg.lock) {
         tp_pool_repair(&db->msg, MCAPI_MAX_MSG_BUFFERS);
     } else if (m == &db->pkt.lock) {
@@ -98,8 +111,10 @@ void tp_node_reclaim(struct tp_node *tp)
         struct db_chan *ch = &db->chan[c];
         tp_lock(db, &ch->lock);
         if (pkt && ch->used && ch->type == TP_PKT) {
-            tp_q_mark(&ch->q, pkt, db->pkt.at.granules);
-            if (ch->taking) pkt[ch->taking - 1] = true; /* a live receiver's, about to hold it */
+            struct mark m = {pkt, db->pkt.at.granules};
+            tp_ring_each(&ch->ring, mark_one, &m);
+            uint32_t t = __atomic_load_n(&ch->taking, __ATOMIC_RELAXED);
+            if (t) pkt[t - 1] = true; /* a live receiver's, about to hold it */
         }
         drv_shm_unlock(&ch->lock);
     }

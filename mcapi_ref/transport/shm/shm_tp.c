@@ -110,9 +110,7 @@ static mcapi_status_t available(struct tp_node *tp, enum tp_kind kind, mcapi_uin
     struct db_chan *c = NULL;
     mcapi_status_t st = tp_chan_use(tp, &op, &c);
     if (st != MCAPI_SUCCESS) return st;
-    tp_lock(tp->db, &c->lock);
-    *n = tp_q_count(&c->q);
-    drv_shm_unlock(&c->lock);
+    *n = tp_ring_count(&c->ring);
     return MCAPI_SUCCESS;
 }
 
