@@ -236,8 +236,8 @@ void tp_q_pop(struct db_queue *q, struct db_entry *out);
  * waiting receiver. tp_ring_next: the receiver's next slot, MCAPI_PENDING
  * (bit set) while empty, MCAPI_ERR_CHAN_NOTOPEN once empty with the
  * sending end closed; tp_ring_done pops it, waking a waiting sender.
- * tp_ring_take: take c's waiters (to wake them). tp_ring_each: every
- * queued slot's data (another node, the channel's lock held). */
+ * tp_ring_take: take c's waiters (to wake them). tp_ring_mark: as
+ * tp_q_mark (another node, the channel's lock held). */
 void tp_ring_init(struct db_ring *r);
 unsigned tp_ring_count(const struct db_ring *r);
 bool tp_ring_push(struct db_ring *r, uint64_t data, uint32_t size);
@@ -247,7 +247,7 @@ mcapi_status_t tp_ring_send(struct tp_node *tp, struct db_chan *c, uint64_t data
 mcapi_status_t tp_ring_next(struct tp_node *tp, struct db_chan *c, const struct db_slot **x);
 void tp_ring_done(struct tp_node *tp, struct db_chan *c);
 uint64_t tp_ring_take(struct db_chan *c);
-void tp_ring_each(const struct db_ring *r, void (*fn)(uint64_t data, void *arg), void *arg);
+void tp_ring_mark(const struct db_ring *r, bool *mark, unsigned n);
 
 /* pool.c: message and packet buffers. */
 void tp_pool_init(struct db_pool *p, unsigned n, bool shared);

@@ -40,18 +40,6 @@
 
 #define IN(p, arr) ((uintptr_t)(p) >= (uintptr_t)(arr) && (uintptr_t)(p) < (uintptr_t)((arr) + 1))
 
-/* tp_ring_each: granule data starts a queued packet. */
-struct mark {
-    bool *pkt;
-    uint32_t n;
-};
-
-static void mark_one(uint64_t data, void *arg)
-{
-    const struct mark *m = arg;
-    if (data < m->n) m->pkt[data] = true;
-}
-
 /* Node i's port map, from its endpoints (its lock held). */
 static void repair_ports(struct db *db, unsigned node)
 {
@@ -111,8 +99,7 @@ void tp_node_reclaim(struct tp_node *tp)
         struct db_chan *ch = &db->chan[c];
         tp_lock(db, &ch->lock);
         if (pkt && ch->used && ch->type == TP_PKT) {
-            struct mark m = {pkt, db->pkt.at.granules};
-            tp_ring_each(&ch->ring, mark_one, &m);
+            tp_ring_mark(&ch->ring, pkt, db->pkt.at.granules);
             uint32_t t = __atomic_load_n(&ch->taking, __ATOMIC_RELAXED);
             if (t) pkt[t - 1] = true; /* a live receiver's, about to hold it */
         }

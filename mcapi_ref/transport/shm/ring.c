@@ -130,11 +130,14 @@ void tp_ring_done(struct tp_node *tp, struct db_chan *c)
 
 /* ---- What another node sees (the channel's lock held) ------------------ */
 
-/* The slots from head to tail, in order, through fn. The receiver may pop
- * meanwhile; a slot it gave back and the sender refilled is then seen with
- * the new packet's granule, which is the sender's and live. */
-void tp_ring_each(const struct db_ring *r, void (*fn)(uint64_t data, void *arg), void *arg)
+/* Set mark[data] for every queued slot. The receiver may pop meanwhile; a
+ * slot it gave back and the sender refilled is then seen with the new
+ * packet's granule, which is the live sender's. */
+void tp_ring_mark(const struct db_ring *r, bool *mark, unsigned n)
 {
     uint64_t h = plat_load64(&r->head), t = plat_load64(&r->tail);
-    for (; h != t; h++) fn(__atomic_load_n(&r->e[h % DEPTH].data, __ATOMIC_RELAXED), arg);
+    for (; h != t; h++) {
+        uint64_t d = __atomic_load_n(&r->e[h % DEPTH].data, __ATOMIC_RELAXED);
+        if (d < n) mark[d] = true;
+    }
 }
